@@ -1,0 +1,5 @@
+export default {
+  displayName: 'core-api',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

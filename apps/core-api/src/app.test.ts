@@ -1,0 +1,121 @@
+// The shared HTTP plumbing as core-api serves it: error shapes, headers, CORS, health, OpenAPI.
+import { createDbClient } from '@story/db';
+import { testEnv } from '@story/testing';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { buildTestApp, signUp, type TestContext } from './test/helper';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+describe('error shapes', () => {
+  it('answers unknown routes with 404 in the core shape', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope?x=1' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'Route GET /api/nope not found' });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Malformed JSON body');
+    expect(res.body).not.toMatch(/at .*\.js|stack/i);
+  });
+
+  it('answers a wrong content type with 415', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ error: 'Unsupported Content-Type' });
+  });
+
+  it('answers an oversized body with 413 and writes nothing', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email: 'big@example.test', password: 'abcdefg1', fullName: 'x'.repeat(2 * 1024 * 1024) },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: 'Request body is too large' });
+    expect(await t.database.sql`select 1 from accounts where email = 'big@example.test'`).toHaveLength(0);
+  });
+
+  it('answers unexpected failures with a generic 500 and no internals', async () => {
+    const user = await signUp(t.app);
+    await t.database.sql`alter table campaigns rename to campaigns_gone`;
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/campaigns', headers: user.headers });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ error: 'Internal server error' });
+    } finally {
+      await t.database.sql`alter table campaigns_gone rename to campaigns`;
+    }
+  });
+});
+
+describe('headers and CORS', () => {
+  it('sends the security headers of spec 000 Authentication 8 and a request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'trace-123' } });
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-request-id']).toBe('trace-123');
+    const generated = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('allows the application origin with credentials and the spec methods and headers', async () => {
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/campaigns',
+      headers: { origin: 'https://app.example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example.test');
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, DELETE');
+    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, Authorization');
+  });
+
+  it('does not allow other origins', async () => {
+    const res = await t.app.inject({ method: 'OPTIONS', url: '/api/campaigns', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('health and docs', () => {
+  it('reports ok with a real database check', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', service: 'core-api', version: expect.any(String), checks: { database: 'ok' } });
+  });
+
+  it('reports 503 naming the database when it does not answer', async () => {
+    const dead = createDbClient('postgres://postgres:x@127.0.0.1:1/none', { max: 1 });
+    const app = await buildApp({ config: loadConfig(testEnv()), deps: { database: dead } });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ status: 'error', service: 'core-api', checks: { database: { status: 'error' } } });
+    } finally {
+      await app.close();
+      await dead.close();
+    }
+  });
+
+  it('serves an OpenAPI 3 document with an operationId on every route, and /docs', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p));
+    expect(ops.length).toBeGreaterThan(4);
+    for (const op of ops) expect(op.operationId).toEqual(expect.any(String));
+    expect(doc.paths['/api/auth/signup'].post.requestBody).toBeDefined();
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+  });
+});

@@ -1,0 +1,66 @@
+// core-api: shared plumbing first, then each feature registered explicitly with its prefix.
+// Public routes sit at the root scope; authenticated ones in a scope that adds the auth hook.
+import { createAuthService } from './features/auth/auth.service';
+import { authRoutes } from './features/auth/auth.routes';
+import { createCampaignsService } from './features/campaigns/campaigns.service';
+import { campaignsRoutes } from './features/campaigns/campaigns.routes';
+import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth } from '@story/auth';
+import { VERSION } from '@story/config';
+import { pingDatabase, type DbClient } from '@story/db';
+import { coreErrorRenderer, createServiceApp, registerHealth, type App } from '@story/http';
+import type { CoreApiConfig } from './config';
+
+export interface CoreApiDeps {
+  database: DbClient;
+}
+
+export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: CoreApiDeps }): Promise<App> {
+  const { db, sql } = deps.database;
+  const { app, rateLimit } = await createServiceApp({
+    name: 'core-api',
+    logLevel: config.logLevel,
+    render: coreErrorRenderer,
+    cors: { origins: config.corsOrigins },
+    rateLimit: {
+      redisUrl: config.rateLimit.redisUrl,
+      scale: config.rateLimit.scale,
+      global: { max: config.limits.generalPerMinute, timeWindow: '1 minute' },
+    },
+    openapi: {
+      title: 'Family Stories core API',
+      version: VERSION,
+      description: 'Campaigns, recordings, stories, books, family and memories (spec 000).',
+      bearer: true,
+    },
+  });
+  registerAuthDecorators(app);
+  const tokens = createTokenSigner(config.secrets.jwtSecret);
+  const authHook = requireAuth({ tokens, sessions: createSessionLookup(sql) });
+
+  await registerHealth(app, {
+    service: 'core-api',
+    version: VERSION,
+    checks: {
+      database: async () => {
+        await pingDatabase(sql);
+        return 'ok';
+      },
+    },
+  });
+
+  const auth = createAuthService({
+    db,
+    tokens,
+    adminEmails: config.adminEmails,
+    sessionDays: config.limits.sessionDays,
+    onLockout: (email) => app.log.warn({ email }, 'sign-in locked after repeated failures'),
+  });
+  await app.register(authRoutes({ auth, rateLimit, perMinute: config.limits.authPerMinute, requireAuth: authHook }), { prefix: '/api/auth' });
+
+  await app.register(async (authenticated) => {
+    authenticated.addHook('onRequest', authHook);
+    await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db }) }), { prefix: '/api/campaigns' });
+  });
+
+  return app;
+}

@@ -1,0 +1,38 @@
+// Request and response schemas of CONTRACTS §2.
+import { z } from 'zod';
+import { isAcceptablePassword, PASSWORD_RULE } from '@story/auth';
+
+export const emailField = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'must be a valid email address' }))
+  .transform((e) => e.toLowerCase());
+
+export const passwordField = z.string().max(256).refine(isAcceptablePassword, { message: PASSWORD_RULE });
+
+export const signupBody = z.object({
+  email: emailField,
+  password: passwordField,
+  fullName: z.string().trim().min(1).max(200).optional(),
+});
+
+export const signinBody = z.object({
+  email: emailField,
+  password: z.string().min(1).max(256),
+});
+
+export const refreshBody = z.object({ refresh_token: z.string().min(16).max(512) });
+
+export const userSchema = z.object({ id: z.uuid(), email: z.string(), role: z.enum(['user', 'support', 'admin']) });
+
+export const sessionSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int(),
+  expires_at: z.number().int(),
+  refresh_token: z.string(),
+});
+
+export const authResult = z.object({ user: userSchema, session: sessionSchema });
+export type AuthResult = z.infer<typeof authResult>;

@@ -1,0 +1,210 @@
+// Accounts and sessions (CONTRACTS §2): signup with profile and settings rows in one transaction,
+// sign-in with lockout, refresh-token rotation with reuse detection, and sign-out that revokes.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { dummyPasswordHash, hashPassword, verifyPassword, type TokenSigner } from '@story/auth';
+import {
+  accounts,
+  authLockouts,
+  authRefreshTokens,
+  authSessions,
+  isUniqueViolation,
+  profiles,
+  userGrammarSettings,
+  userNotificationSettings,
+  userPrivacySettings,
+  userSettings,
+  userVoiceSettings,
+  type AccountRole,
+  type Database,
+  type DbOrTx,
+} from '@story/db';
+import { AppError } from '@story/http';
+import type { AuthResult } from './auth.schemas';
+
+export interface ClientMeta {
+  userAgent?: string;
+  ip?: string;
+}
+
+export interface AuthServiceDeps {
+  db: Database;
+  tokens: Pick<TokenSigner, 'sign'>;
+  adminEmails: readonly string[];
+  sessionDays: number;
+  /** Called when an email reaches the lockout threshold (spec: alert after 5 attempts). */
+  onLockout?: (email: string) => void;
+}
+
+const LOCK_WINDOW = sql`interval '15 minutes'`;
+const MAX_FAILURES = 5;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const newRefreshToken = () => randomBytes(32).toString('base64url');
+
+/** Stored IP addresses have their last octet (IPv6: last group) removed (spec 000 Authentication 10). */
+export function ipPrefix(ip: string | undefined): string | null {
+  if (!ip) return null;
+  const v4 = ip.replace(/^::ffff:/, '');
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(v4)) return v4.replace(/\.\d+$/, '.0');
+  return ip.includes(':') ? ip.replace(/:[0-9a-f]*$/i, ':') : null;
+}
+
+const unauthorized = (details?: string) => new AppError('unauthorized', 'Unauthorized', details ? { details } : {});
+
+export function createAuthService({ db, tokens, adminEmails, sessionDays, onLockout }: AuthServiceDeps) {
+  const roleFor = (email: string, current: AccountRole): AccountRole => (adminEmails.includes(email) ? 'admin' : current);
+
+  async function issue(tx: DbOrTx, account: { id: string; email: string; role: AccountRole }, sessionId: string): Promise<AuthResult> {
+    const refresh = newRefreshToken();
+    await tx.insert(authRefreshTokens).values({ sessionId, tokenHash: sha256(refresh) });
+    const access = await tokens.sign({ userId: account.id, email: account.email, role: account.role, sessionId });
+    return {
+      user: { id: account.id, email: account.email, role: account.role },
+      session: { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, expires_at: access.expiresAt, refresh_token: refresh },
+    };
+  }
+
+  async function openSession(tx: DbOrTx, account: { id: string; email: string; role: AccountRole }, meta: ClientMeta): Promise<AuthResult> {
+    const [session] = await tx
+      .insert(authSessions)
+      .values({
+        userId: account.id,
+        userAgent: meta.userAgent?.slice(0, 512) ?? null,
+        ipPrefix: ipPrefix(meta.ip),
+        expiresAt: new Date(Date.now() + sessionDays * 86_400_000),
+      })
+      .returning({ id: authSessions.id });
+    return issue(tx, account, session!.id);
+  }
+
+  async function isLocked(email: string): Promise<boolean> {
+    const rows = await db
+      .select({ email: authLockouts.email })
+      .from(authLockouts)
+      .where(and(eq(authLockouts.email, email), gt(authLockouts.lockedUntil, sql`now()`)));
+    return rows.length > 0;
+  }
+
+  /** Count a failure; the fifth within 15 minutes locks the email for 15 minutes. */
+  async function recordFailure(email: string): Promise<void> {
+    const [row] = await db
+      .insert(authLockouts)
+      .values({ email, failedCount: 1 })
+      .onConflictDoUpdate({
+        target: authLockouts.email,
+        set: {
+          failedCount: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then 1 else ${authLockouts.failedCount} + 1 end`,
+          windowStartedAt: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then now() else ${authLockouts.windowStartedAt} end`,
+        },
+      })
+      .returning({ failedCount: authLockouts.failedCount });
+    if (row && row.failedCount >= MAX_FAILURES) {
+      await db
+        .update(authLockouts)
+        .set({ lockedUntil: sql`now() + ${LOCK_WINDOW}`, failedCount: 0, windowStartedAt: sql`now()` })
+        .where(eq(authLockouts.email, email));
+      onLockout?.(email);
+    }
+  }
+
+  return {
+    async signup(input: { email: string; password: string; fullName?: string }, meta: ClientMeta): Promise<AuthResult> {
+      const passwordHash = await hashPassword(input.password);
+      const role = roleFor(input.email, 'user');
+      try {
+        return await db.transaction(async (tx) => {
+          const [account] = await tx
+            .insert(accounts)
+            .values({ email: input.email, passwordHash, role, lastSignInAt: new Date() })
+            .returning({ id: accounts.id, email: accounts.email, role: accounts.role });
+          const userId = account!.id;
+          await tx.insert(profiles).values({ id: userId, fullName: input.fullName ?? null });
+          // Every settings row exists from the start, with the spec's defaults.
+          await tx.insert(userSettings).values({ userId });
+          await tx.insert(userNotificationSettings).values({ userId });
+          await tx.insert(userGrammarSettings).values({ userId });
+          await tx.insert(userPrivacySettings).values({ userId });
+          await tx.insert(userVoiceSettings).values({ userId });
+          return openSession(tx, account!, meta);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err, 'accounts_email_key')) {
+          throw new AppError('conflict', 'An account with this email already exists', { field: 'email' });
+        }
+        throw err;
+      }
+    },
+
+    async signin(input: { email: string; password: string }, meta: ClientMeta): Promise<AuthResult> {
+      if (await isLocked(input.email)) {
+        throw new AppError('rate_limited', 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.', {
+          headers: { 'Retry-After': '900' },
+        });
+      }
+      const [account] = await db
+        .select({ id: accounts.id, email: accounts.email, role: accounts.role, passwordHash: accounts.passwordHash })
+        .from(accounts)
+        .where(eq(accounts.email, input.email));
+      // Verify against a real hash even for unknown emails, so timing does not reveal which exist.
+      const ok = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), input.password);
+      if (!account || !account.passwordHash || !ok) {
+        await recordFailure(input.email);
+        throw unauthorized('Invalid email or password');
+      }
+      const role = roleFor(account.email, account.role);
+      return db.transaction(async (tx) => {
+        await tx.update(accounts).set({ role, lastSignInAt: new Date() }).where(eq(accounts.id, account.id));
+        await tx.delete(authLockouts).where(eq(authLockouts.email, input.email));
+        return openSession(tx, { ...account, role }, meta);
+      });
+    },
+
+    /** Rotate: the presented token is spent; presenting a spent token again revokes the session. */
+    async refresh(refreshToken: string): Promise<AuthResult> {
+      const hash = sha256(refreshToken);
+      const outcome = await db.transaction(async (tx) => {
+        const [found] = await tx
+          .select({
+            tokenId: authRefreshTokens.id,
+            usedAt: authRefreshTokens.usedAt,
+            sessionId: authSessions.id,
+            revokedAt: authSessions.revokedAt,
+            expiresAt: authSessions.expiresAt,
+            userId: accounts.id,
+            email: accounts.email,
+            role: accounts.role,
+          })
+          .from(authRefreshTokens)
+          .innerJoin(authSessions, eq(authSessions.id, authRefreshTokens.sessionId))
+          .innerJoin(accounts, eq(accounts.id, authSessions.userId))
+          .where(eq(authRefreshTokens.tokenHash, hash))
+          .for('update', { of: authRefreshTokens });
+        if (!found || found.revokedAt || found.expiresAt <= new Date()) return { kind: 'invalid' as const };
+        if (found.usedAt) {
+          // Reuse of a rotated token: someone else holds a copy. End the session for both.
+          await tx
+            .update(authSessions)
+            .set({ revokedAt: new Date(), revokedReason: 'refresh_token_reuse' })
+            .where(and(eq(authSessions.id, found.sessionId), isNull(authSessions.revokedAt)));
+          return { kind: 'reused' as const };
+        }
+        await tx.update(authRefreshTokens).set({ usedAt: new Date() }).where(eq(authRefreshTokens.id, found.tokenId));
+        await tx.update(authSessions).set({ refreshedAt: new Date() }).where(eq(authSessions.id, found.sessionId));
+        const role = roleFor(found.email, found.role);
+        return { kind: 'ok' as const, result: await issue(tx, { id: found.userId, email: found.email, role }, found.sessionId) };
+      });
+      if (outcome.kind === 'ok') return outcome.result;
+      throw unauthorized(outcome.kind === 'reused' ? 'Refresh token was already used; the session has been ended' : 'Invalid or expired refresh token');
+    },
+
+    async signout(sessionId: string): Promise<void> {
+      await db
+        .update(authSessions)
+        .set({ revokedAt: new Date(), revokedReason: 'signout' })
+        .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

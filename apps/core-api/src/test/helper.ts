@@ -1,0 +1,54 @@
+// Integration-test harness (CONVENTIONS 11): a fresh cloned database and a fresh app per test file.
+import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
+import type { App } from '@story/http';
+import { buildApp } from '../app';
+import { loadConfig, type CoreApiConfig } from '../config';
+
+export interface TestContext {
+  app: App;
+  database: TestDatabase;
+  config: CoreApiConfig;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(env: Record<string, string | undefined> = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = loadConfig(testEnv(env));
+  const app = await buildApp({ config, deps: { database } });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'user') => `${prefix}.${Date.now().toString(36)}.${++counter}@example.test`;
+export const PASSWORD = 'correct horse 9 battery';
+
+export interface SignedUp {
+  userId: string;
+  email: string;
+  accessToken: string;
+  refreshToken: string;
+  headers: { authorization: string };
+}
+
+/** Factory: sign a new account up through the real route. */
+export async function signUp(app: App, email = uniqueEmail(), password = PASSWORD): Promise<SignedUp> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password, fullName: 'Test Person' } });
+  if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  return {
+    userId: body.user.id,
+    email,
+    accessToken: body.session.access_token,
+    refreshToken: body.session.refresh_token,
+    headers: { authorization: `Bearer ${body.session.access_token}` },
+  };
+}

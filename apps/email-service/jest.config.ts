@@ -1,0 +1,5 @@
+export default {
+  displayName: 'email-service',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

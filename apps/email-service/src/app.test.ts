@@ -1,0 +1,47 @@
+// email-service plumbing: its error shape, tokens issued by core-api accepted, health, docs.
+import { buildTestApp, sessionFor, type TestContext } from './test/helper';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+it('answers unknown routes with 404 in the email shape', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/admin/email/nothing-here' });
+  expect(res.statusCode).toBe(404);
+  expect(res.json()).toEqual({ error: 'Route GET /api/admin/email/nothing-here not found', code: 'NOT_FOUND' });
+});
+
+it('accepts a core-api session token and refuses it once the session is revoked', async () => {
+  const user = await sessionFor(t);
+  const ok = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.headers });
+  expect(ok.statusCode).toBe(200);
+  expect(ok.json()).toEqual({ user: { id: user.userId, email: user.email, role: 'user' }, sessionId: user.sessionId });
+  await t.database.sql`update auth_sessions set revoked_at = now() where id = ${user.sessionId}`;
+  const revoked = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.headers });
+  expect(revoked.statusCode).toBe(401);
+  expect(revoked.json()).toEqual({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
+});
+
+it('refuses missing and malformed tokens with 401 UNAUTHORIZED', async () => {
+  for (const headers of [{}, { authorization: 'Bearer x.y.z' }]) {
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('UNAUTHORIZED');
+  }
+});
+
+it('reports health with the delivery adapter and sends the security headers', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/health' });
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', delivery: 'outbox' } });
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
+});
+
+it('serves its OpenAPI document', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  expect(doc.info.title).toBe('Family Stories email service');
+  expect(doc.paths['/api/auth/session'].get.operationId).toBe('getCurrentSession');
+});

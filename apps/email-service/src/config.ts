@@ -1,0 +1,28 @@
+// email-service configuration: the shared platform settings plus queue and limit settings (spec 001 Limits).
+import { z } from 'zod';
+import { loadPlatformConfig, parseEnv, type PlatformConfig } from '@story/config';
+
+const emailServiceEnv = z.object({
+  EMAIL_QUEUE_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50).describe('Queue batch size per run'),
+  EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3).describe('Send attempts before a row fails'),
+  EMAIL_PROCESSING_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000).describe('Queue processing interval'),
+});
+
+export interface EmailServiceConfig extends PlatformConfig {
+  service: 'email-service';
+  port: number;
+  queue: { batchSize: number; maxAttempts: number; intervalMs: number };
+  limits: { adminPerMinute: number; userPerMinute: number; webhookPerMinute: number };
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): EmailServiceConfig {
+  const platform = loadPlatformConfig(env);
+  const own = parseEnv(emailServiceEnv, env);
+  return {
+    ...platform,
+    service: 'email-service',
+    port: platform.ports.emailService,
+    queue: { batchSize: own.EMAIL_QUEUE_BATCH_SIZE, maxAttempts: own.EMAIL_MAX_ATTEMPTS, intervalMs: own.EMAIL_PROCESSING_INTERVAL_MS },
+    limits: { adminPerMinute: 100, userPerMinute: 60, webhookPerMinute: 1000 },
+  };
+}

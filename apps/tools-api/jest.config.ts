@@ -1,0 +1,5 @@
+export default {
+  displayName: 'tools-api',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

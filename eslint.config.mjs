@@ -1,0 +1,39 @@
+import nx from '@nx/eslint-plugin';
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  { ignores: ['**/dist', '**/node_modules', '**/.data', 'libs/db/migrations/**'] },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      // Apps depend on libs, never the reverse; libs are tagged scope:lib, apps scope:app.
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['scope:lib'] },
+            { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Provider SDKs are imported only inside libs/providers (CONVENTIONS 8).
+    files: ['apps/**/*.ts', 'libs/!(providers)/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@aws-sdk/*', '@google-cloud/*', '@deepgram/*', '@elevenlabs/*', 'openai', '@anthropic-ai/*', 'nodemailer'], message: 'Provider SDKs are used only inside libs/providers.' },
+          ],
+        },
+      ],
+    },
+  },
+];

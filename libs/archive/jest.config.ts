@@ -1,0 +1,5 @@
+export default {
+  displayName: 'archive',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,69 @@
+// The one auth hook of the three services. Register it in an encapsulated scope that holds the
+// authenticated routes (CONVENTIONS 2); routes read request.auth.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '@story/http';
+import type { SessionLookup } from './sessions';
+import type { TokenSigner } from './tokens';
+
+export interface AuthContext {
+  userId: string;
+  email: string;
+  role: string;
+  sessionId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified caller; null on public routes without a token. */
+    auth: AuthContext | null;
+  }
+}
+
+export interface AuthDeps {
+  tokens: Pick<TokenSigner, 'verify'>;
+  sessions: SessionLookup;
+}
+
+const unauthorized = () => new AppError('unauthorized', 'Unauthorized');
+
+/** Decorate requests with `auth` (call once on the root instance). */
+export function registerAuthDecorators(app: FastifyInstance): void {
+  if (!app.hasRequestDecorator('auth')) app.decorateRequest('auth', null);
+}
+
+/** Verify a Bearer token and its session; null when no Authorization header was sent. */
+export async function resolveCaller(request: FastifyRequest, deps: AuthDeps): Promise<AuthContext | null> {
+  const header = request.headers.authorization;
+  if (header === undefined) return null;
+  const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header);
+  if (!match) throw unauthorized();
+  const claims = await deps.tokens.verify(match[1]!);
+  if (!claims) throw unauthorized();
+  const session = await deps.sessions.findActive(claims.sid);
+  if (!session || session.userId !== claims.sub) throw unauthorized();
+  return { userId: session.userId, email: session.email, role: session.role, sessionId: claims.sid };
+}
+
+/** onRequest hook: a valid token is required. */
+export function requireAuth(deps: AuthDeps) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const caller = await resolveCaller(request, deps);
+    if (!caller) throw unauthorized();
+    request.auth = caller;
+  };
+}
+
+/** onRequest hook: a token is optional, but one that is sent must be valid. */
+export function optionalAuth(deps: AuthDeps) {
+  return async (request: FastifyRequest): Promise<void> => {
+    request.auth = await resolveCaller(request, deps);
+  };
+}
+
+/** preHandler hook after requireAuth: only these roles pass (403 otherwise). */
+export function requireRole(roles: readonly string[], message = 'Admin access required', code?: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.auth) throw unauthorized();
+    if (!roles.includes(request.auth.role)) throw new AppError('forbidden', message, code ? { code } : {});
+  };
+}

@@ -1,0 +1,5 @@
+export * from './tokens';
+export * from './sessions';
+export * from './auth-hook';
+export * from './passwords';
+export * from './session.routes';

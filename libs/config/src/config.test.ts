@@ -1,0 +1,79 @@
+import { ConfigError, loadPlatformConfig, parseEnv, runtimeEnv } from './index';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+
+describe('loadPlatformConfig', () => {
+  it('gives the embedded defaults with nothing set', () => {
+    const dataDir = tmp();
+    const c = loadPlatformConfig({ DATA_DIR: dataDir });
+    expect(c.ports).toEqual({ coreApi: 3000, emailService: 3001, toolsApi: 3002 });
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.database).toEqual({ url: undefined, useEmbedded: true, embeddedPort: 54329, poolMax: 10 });
+    expect(c.storage).toEqual({ driver: 'local', root: path.join(dataDir, 'storage') });
+    expect(c.email).toMatchObject({ driver: 'outbox', outboxDir: path.join(dataDir, 'outbox') });
+    expect(c.rateLimit).toEqual({ redisUrl: undefined, scale: 1 });
+    expect(c.providers.LLM_PROVIDER).toBe('local');
+  });
+
+  it('generates the dev JWT secret once and keeps it in DATA_DIR', () => {
+    const dataDir = tmp();
+    const a = loadPlatformConfig({ DATA_DIR: dataDir });
+    const b = loadPlatformConfig({ DATA_DIR: dataDir });
+    expect(a.secrets.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(b.secrets.jwtSecret).toBe(a.secrets.jwtSecret);
+    expect(readFileSync(path.join(dataDir, 'secrets', 'jwt-secret'), 'utf8')).toBe(a.secrets.jwtSecret);
+  });
+
+  it('derives S3, SMTP, Redis and database settings from their variables', () => {
+    const c = loadPlatformConfig({
+      DATA_DIR: tmp(),
+      DATABASE_URL: 'postgres://u:p@db:5432/app',
+      S3_BUCKET: 'media',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+      S3_FORCE_PATH_STYLE: 'true',
+      SMTP_URL: 'smtp://mail:1025',
+      REDIS_URL: 'redis://cache:6379',
+      ADMIN_EMAILS: 'A@x.test, b@x.test',
+      CORE_API_PORT: '4000',
+    });
+    expect(c.database.useEmbedded).toBe(false);
+    expect(c.storage).toMatchObject({ driver: 's3', bucket: 'media', endpoint: 'http://minio:9000', forcePathStyle: true });
+    expect(c.email).toMatchObject({ driver: 'smtp', smtpUrl: 'smtp://mail:1025' });
+    expect(c.rateLimit.redisUrl).toBe('redis://cache:6379');
+    expect(c.adminEmails).toEqual(['a@x.test', 'b@x.test']);
+    expect(c.ports.coreApi).toBe(4000);
+  });
+
+  it.each([
+    [{ CORE_API_PORT: 'abc' }, /^Invalid configuration: CORE_API_PORT="abc": /],
+    [{ CORE_API_PORT: '70000' }, /CORE_API_PORT="70000"/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL="mysql:\/\/x": must be a URL starting with postgres:\/\/ or postgresql:\/\//],
+    [{ SMTP_URL: 'http://mail' }, /SMTP_URL=.*smtp:\/\//],
+    [{ NODE_ENV: 'production' }, /JWT_SECRET: is required when NODE_ENV=production/],
+    [{ JWT_SECRET: 'short' }, /JWT_SECRET="short": must be at least 32 characters/],
+    [{ EMAIL_WEBHOOK_SECRET: 'nope' }, /EMAIL_WEBHOOK_SECRET="nope": must look like whsec_/],
+    [{ S3_ENDPOINT: 'http://minio:9000' }, /S3_BUCKET: is required when S3_ENDPOINT is set/],
+    [{ STT_FALLBACK: 'deepgram' }, /DEEPGRAM_API_KEY: is required when STT_FALLBACK=deepgram/],
+    [{ LLM_PROVIDER: 'gpt' }, /LLM_PROVIDER="gpt"/],
+    [{ RATE_LIMIT_SCALE: '-1' }, /RATE_LIMIT_SCALE/],
+  ])('refuses %j with one line naming the variable', (env, message) => {
+    let error: unknown;
+    try {
+      loadPlatformConfig({ DATA_DIR: tmp(), ...env });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('parseEnv reports every bad variable at once', () => {
+    expect(() => parseEnv(runtimeEnv, { CORE_API_PORT: 'x', LOG_LEVEL: 'loud' })).toThrow(/CORE_API_PORT=.*; LOG_LEVEL=/);
+  });
+});

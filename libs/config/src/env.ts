@@ -1,0 +1,110 @@
+// The environment variables of CONTRACTS §1 and §4, parsed once with zod. Each app composes the
+// pieces it needs into its own schema (apps/<app>/src/config.ts); nothing here reads process.env.
+import { z } from 'zod';
+
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? def : v === 'true' || v === '1' || v === 'yes'));
+
+const port = (def: number) => z.coerce.number().int().min(1).max(65535).default(def);
+const optionalString = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const optionalUrl = (protocols: string[]) =>
+  optionalString().refine((v) => v === undefined || isUrlWith(v, protocols), {
+    message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  });
+
+function isUrlWith(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const csv = () =>
+  optionalString().transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+/** Runtime, network and data location. */
+export const runtimeEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development').describe('Runtime mode; production requires real secrets'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('Bind address (containers set 0.0.0.0)'),
+  CORE_API_PORT: port(3000).describe('core-api port'),
+  EMAIL_SERVICE_PORT: port(3001).describe('email-service port'),
+  TOOLS_API_PORT: port(3002).describe('tools-api port'),
+  DATA_DIR: z.string().min(1).default('./.data').describe('Where embedded defaults keep their data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CORS_ORIGINS: csv().describe("The application's own origins (comma-separated), allowed with credentials"),
+  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']).describe('Public address of this service, used in links'),
+});
+
+/** Database: DATABASE_URL, else the embedded server. */
+export const databaseEnv = z.object({
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']).describe('PostgreSQL URL; unset: the embedded server'),
+  EMBEDDED_PG_PORT: port(54329).describe('Port of the embedded PostgreSQL server'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10).describe('postgres.js pool size per process'),
+});
+
+/** Object storage: S3 when S3_BUCKET is set, else files under $DATA_DIR/storage. */
+export const storageEnv = z.object({
+  S3_BUCKET: optionalString(),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString(),
+  S3_SECRET_ACCESS_KEY: optionalString(),
+  S3_FORCE_PATH_STYLE: bool(false),
+});
+
+/** Email delivery: SMTP when SMTP_URL is set, else .eml files under $DATA_DIR/outbox. */
+export const emailEnv = z.object({
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  EMAIL_FROM: z.string().default('Family Stories <stories@localhost>'),
+});
+
+/** Shared rate-limit store and the scale applied to every limit (load tests raise it). */
+export const rateLimitEnv = z.object({
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  RATE_LIMIT_SCALE: z.coerce.number().positive().default(1).describe('Multiplies every rate limit; 1 in production'),
+});
+
+/** Secrets. JWT_SECRET is required in production; elsewhere it is generated once under DATA_DIR. */
+export const secretsEnv = z.object({
+  JWT_SECRET: optionalString().refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
+  CRON_SECRET: optionalString().refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
+  EMAIL_WEBHOOK_SECRET: optionalString().refine((v) => v === undefined || /^whsec_[A-Za-z0-9+/=]+$/.test(v), {
+    message: 'must look like whsec_<base64>',
+  }),
+  UPLOAD_TICKET_SECRET: optionalString().refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
+  ADMIN_EMAILS: csv().transform((list) => list.map((e) => e.toLowerCase())),
+});
+
+/** AI and speech providers (CONTRACTS §4); every base URL is configurable so tests use local fakes. */
+export const providersEnv = z.object({
+  STT_PRIMARY: z.enum(['google', 'none']).default('none'),
+  STT_FALLBACK: z.enum(['deepgram', 'none']).default('none'),
+  GOOGLE_APPLICATION_CREDENTIALS: optionalString(),
+  GOOGLE_SPEECH_ENDPOINT: optionalString(),
+  DEEPGRAM_API_KEY: optionalString(),
+  DEEPGRAM_BASE_URL: optionalUrl(['http:', 'https:']),
+  ELEVENLABS_API_KEY: optionalString(),
+  ELEVENLABS_BASE_URL: optionalUrl(['http:', 'https:']),
+  LLM_PROVIDER: z.enum(['local', 'openai', 'anthropic']).default('local'),
+  OPENAI_API_KEY: optionalString(),
+  OPENAI_BASE_URL: optionalUrl(['http:', 'https:']),
+  OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  ANTHROPIC_API_KEY: optionalString(),
+  ANTHROPIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  ANTHROPIC_MODEL: z.string().default('claude-3-5-haiku-latest'),
+});
+
+export type RuntimeEnv = z.infer<typeof runtimeEnv>;

@@ -1,0 +1,5 @@
+export * from './env';
+export * from './load';
+export * from './secrets';
+export * from './platform-config';
+export * from './version';

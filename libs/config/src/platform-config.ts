@@ -1,0 +1,131 @@
+// The configuration every service shares, with derived flags (isS3Configured, useEmbeddedDb, ...).
+// Apps call loadPlatformConfig(env) from their own loadConfig and add what is theirs.
+import path from 'node:path';
+import { z } from 'zod';
+import { databaseEnv, emailEnv, providersEnv, rateLimitEnv, runtimeEnv, secretsEnv, storageEnv } from './env';
+import { parseEnv } from './load';
+import { persistentSecret } from './secrets';
+
+export const platformEnvSchema = runtimeEnv
+  .extend(databaseEnv.shape)
+  .extend(storageEnv.shape)
+  .extend(emailEnv.shape)
+  .extend(rateLimitEnv.shape)
+  .extend(secretsEnv.shape)
+  .extend(providersEnv.shape)
+  .superRefine((env, ctx) => {
+    const need = (cond: boolean, variable: string, message: string) => {
+      if (cond) ctx.addIssue({ code: 'custom', path: [variable], message });
+    };
+    const prod = env.NODE_ENV === 'production';
+    need(prod && !env.JWT_SECRET, 'JWT_SECRET', 'is required when NODE_ENV=production');
+    need(prod && !env.UPLOAD_TICKET_SECRET, 'UPLOAD_TICKET_SECRET', 'is required when NODE_ENV=production');
+    need(!!env.S3_BUCKET && !!env.S3_ENDPOINT && !env.S3_ACCESS_KEY_ID, 'S3_ACCESS_KEY_ID', 'is required with S3_ENDPOINT');
+    need(!!env.S3_BUCKET && !!env.S3_ENDPOINT && !env.S3_SECRET_ACCESS_KEY, 'S3_SECRET_ACCESS_KEY', 'is required with S3_ENDPOINT');
+    need(!env.S3_BUCKET && !!env.S3_ENDPOINT, 'S3_BUCKET', 'is required when S3_ENDPOINT is set');
+    need(
+      env.STT_PRIMARY === 'google' && !env.GOOGLE_APPLICATION_CREDENTIALS && !env.GOOGLE_SPEECH_ENDPOINT,
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'is required when STT_PRIMARY=google',
+    );
+    need(env.STT_FALLBACK === 'deepgram' && !env.DEEPGRAM_API_KEY, 'DEEPGRAM_API_KEY', 'is required when STT_FALLBACK=deepgram');
+    need(env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL, 'OPENAI_API_KEY', 'is required when LLM_PROVIDER=openai');
+    need(env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY', 'is required when LLM_PROVIDER=anthropic');
+  });
+
+export type PlatformEnv = z.infer<typeof platformEnvSchema>;
+
+export interface PlatformConfig {
+  nodeEnv: PlatformEnv['NODE_ENV'];
+  isProduction: boolean;
+  host: string;
+  ports: { coreApi: number; emailService: number; toolsApi: number };
+  dataDir: string;
+  logLevel: PlatformEnv['LOG_LEVEL'];
+  corsOrigins: string[];
+  publicBaseUrl?: string;
+  database: { url?: string; useEmbedded: boolean; embeddedPort: number; poolMax: number };
+  storage:
+    | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean }
+    | { driver: 'local'; root: string };
+  email: { driver: 'smtp'; smtpUrl: string; from: string } | { driver: 'outbox'; outboxDir: string; from: string };
+  rateLimit: { redisUrl?: string; scale: number };
+  secrets: { jwtSecret: string; uploadTicketSecret: string; cronSecret?: string; emailWebhookSecret?: string };
+  adminEmails: string[];
+  providers: Pick<
+    PlatformEnv,
+    | 'STT_PRIMARY'
+    | 'STT_FALLBACK'
+    | 'GOOGLE_APPLICATION_CREDENTIALS'
+    | 'GOOGLE_SPEECH_ENDPOINT'
+    | 'DEEPGRAM_API_KEY'
+    | 'DEEPGRAM_BASE_URL'
+    | 'ELEVENLABS_API_KEY'
+    | 'ELEVENLABS_BASE_URL'
+    | 'LLM_PROVIDER'
+    | 'OPENAI_API_KEY'
+    | 'OPENAI_BASE_URL'
+    | 'OPENAI_MODEL'
+    | 'ANTHROPIC_API_KEY'
+    | 'ANTHROPIC_BASE_URL'
+    | 'ANTHROPIC_MODEL'
+  >;
+}
+
+const DEFAULT_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://localhost:5173'];
+
+/** Parse the shared environment. Dev secrets missing from env are generated once under DATA_DIR. */
+export function loadPlatformConfig(env: Record<string, string | undefined>): PlatformConfig {
+  const e = parseEnv(platformEnvSchema, env);
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    host: e.HOST,
+    ports: { coreApi: e.CORE_API_PORT, emailService: e.EMAIL_SERVICE_PORT, toolsApi: e.TOOLS_API_PORT },
+    dataDir,
+    logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGINS.length > 0 ? e.CORS_ORIGINS : DEFAULT_ORIGINS,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    database: { url: e.DATABASE_URL, useEmbedded: !e.DATABASE_URL, embeddedPort: e.EMBEDDED_PG_PORT, poolMax: e.DB_POOL_MAX },
+    storage: e.S3_BUCKET
+      ? {
+          driver: 's3',
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : { driver: 'local', root: path.join(dataDir, 'storage') },
+    email: e.SMTP_URL
+      ? { driver: 'smtp', smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM }
+      : { driver: 'outbox', outboxDir: path.join(dataDir, 'outbox'), from: e.EMAIL_FROM },
+    rateLimit: { redisUrl: e.REDIS_URL, scale: e.RATE_LIMIT_SCALE },
+    secrets: {
+      jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir, 'jwt-secret'),
+      uploadTicketSecret: e.UPLOAD_TICKET_SECRET ?? persistentSecret(dataDir, 'upload-ticket-secret'),
+      cronSecret: e.CRON_SECRET,
+      emailWebhookSecret: e.EMAIL_WEBHOOK_SECRET,
+    },
+    adminEmails: e.ADMIN_EMAILS,
+    providers: {
+      STT_PRIMARY: e.STT_PRIMARY,
+      STT_FALLBACK: e.STT_FALLBACK,
+      GOOGLE_APPLICATION_CREDENTIALS: e.GOOGLE_APPLICATION_CREDENTIALS,
+      GOOGLE_SPEECH_ENDPOINT: e.GOOGLE_SPEECH_ENDPOINT,
+      DEEPGRAM_API_KEY: e.DEEPGRAM_API_KEY,
+      DEEPGRAM_BASE_URL: e.DEEPGRAM_BASE_URL,
+      ELEVENLABS_API_KEY: e.ELEVENLABS_API_KEY,
+      ELEVENLABS_BASE_URL: e.ELEVENLABS_BASE_URL,
+      LLM_PROVIDER: e.LLM_PROVIDER,
+      OPENAI_API_KEY: e.OPENAI_API_KEY,
+      OPENAI_BASE_URL: e.OPENAI_BASE_URL,
+      OPENAI_MODEL: e.OPENAI_MODEL,
+      ANTHROPIC_API_KEY: e.ANTHROPIC_API_KEY,
+      ANTHROPIC_BASE_URL: e.ANTHROPIC_BASE_URL,
+      ANTHROPIC_MODEL: e.ANTHROPIC_MODEL,
+    },
+  };
+}

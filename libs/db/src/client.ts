@@ -1,0 +1,49 @@
+// The one postgres.js client factory of the project. Every service and test gets its connection here.
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Database = PostgresJsDatabase<Schema>;
+/** A transaction handle, accepted wherever a repository takes an optional `tx`. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type DbOrTx = Database | Transaction;
+
+export interface DbClient {
+  db: Database;
+  sql: postgres.Sql;
+  close(): Promise<void>;
+}
+
+export interface DbClientOptions {
+  max?: number;
+  applicationName?: string;
+}
+
+export function createDbClient(url: string, options: DbClientOptions = {}): DbClient {
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => undefined,
+    // Zone-less columns (recordings, stories, books) hold UTC wall time: pin the session zone.
+    connection: { TimeZone: 'UTC', application_name: options.applicationName ?? 'family-stories' },
+  });
+  const db = drizzle(sql, { schema });
+  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/** `select 1` with a deadline, for /health. */
+export async function pingDatabase(sql: postgres.Sql, timeoutMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      sql`select 1`,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('database did not answer in time')), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

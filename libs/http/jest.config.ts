@@ -1,0 +1,5 @@
+export default {
+  displayName: 'http',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

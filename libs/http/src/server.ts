@@ -1,0 +1,52 @@
+// The Fastify instance every service starts from: zod type provider, request ids, pino with secrets
+// redacted, body limits. Features are registered on it by each app's buildApp.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    serviceName: string;
+  }
+}
+
+export interface ServerOptions {
+  name: string;
+  logLevel?: string;
+  /** Largest JSON body in bytes (413 above it). */
+  bodyLimit?: number;
+  /** Trust X-Forwarded-* from a proxy in front (containers behind a load balancer). */
+  trustProxy?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createServer(options: ServerOptions): App {
+  const app = Fastify({
+    logger: {
+      level: options.logLevel ?? 'info',
+      base: { service: options.name },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+    },
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    // Reuse a caller's X-Request-ID for tracing when it is well-formed; otherwise make one.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // Idle keep-alive sockets close at shutdown; in-flight requests are allowed to finish.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('serviceName', options.name);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-ID', request.id);
+  });
+  return app;
+}

@@ -1,0 +1,38 @@
+// The plumbing every service shares, in one call: error shape, security headers, CORS, rate limits,
+// OpenAPI and /docs, auth decorators. Each app's buildApp calls it, then registers its features.
+import type { FastifyRequest } from 'fastify';
+import type { ErrorRenderer } from './error-shapes';
+import { registerErrorHandling } from './error-handler';
+import { registerOpenApi, type OpenApiInfo } from './openapi';
+import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './rate-limit';
+import { registerCors, registerSecurityHeaders, type CorsPolicy } from './security';
+import { createServer, type App } from './server';
+
+export interface ServiceOptions {
+  name: string;
+  logLevel?: string;
+  bodyLimit?: number;
+  trustProxy?: boolean;
+  render: ErrorRenderer;
+  cors: CorsPolicy;
+  rateLimit: RateLimitSetup;
+  openapi: OpenApiInfo;
+}
+
+export interface ServiceApp {
+  app: App;
+  rateLimit: RateLimitHandle;
+}
+
+export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
+  const app = createServer({ name: options.name, logLevel: options.logLevel, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
+  registerErrorHandling(app, { render: options.render });
+  await registerSecurityHeaders(app);
+  await registerCors(app, options.cors);
+  const rateLimit = await registerRateLimit(app, options.rateLimit);
+  await registerOpenApi(app, options.openapi);
+  return { app, rateLimit };
+}
+
+/** Client IP as the rate-limit key for routes used before sign-in. */
+export const ipKey = (request: FastifyRequest): string => `ip:${request.ip}`;

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'providers',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,2 @@
+// Provider capabilities (storage, speech-to-text, text-to-speech, LLM, email delivery): see README.md.
+export * from './provider-error';

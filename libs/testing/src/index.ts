@@ -1,0 +1,3 @@
+export { createTestDatabase, type TestDatabase, databaseUrl } from '@story/db';
+export * from './env';
+export * from './free-port';

@@ -1,0 +1,104 @@
+// `npm start`: the main job. Starts the embedded PostgreSQL server when DATABASE_URL is unset, applies
+// migrations, then runs the three services as separate processes (as they are deployed), waits for
+// their /health, prints their URLs, and on Ctrl-C stops the services first and the database last.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { loadOrExit, loadPlatformConfig } from '@story/config';
+import { runMigrations, startEmbeddedPostgres, type EmbeddedServer } from '@story/db';
+
+const ROOT = path.resolve(__dirname, '..');
+const SERVICES = [
+  { name: 'core-api', portKey: 'coreApi' },
+  { name: 'email-service', portKey: 'emailService' },
+  { name: 'tools-api', portKey: 'toolsApi' },
+] as const;
+
+const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no healthy answer from ${url}/health within ${timeoutMs / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  const config = loadOrExit(() => loadPlatformConfig(process.env));
+  let embedded: EmbeddedServer | undefined;
+  let databaseUrl = config.database.url;
+  if (!databaseUrl) {
+    say(`starting embedded PostgreSQL on 127.0.0.1:${config.database.embeddedPort} (data in ${path.join(config.dataDir, 'pg')})`);
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg'), port: config.database.embeddedPort });
+    databaseUrl = embedded.url;
+  }
+  await runMigrations(databaseUrl);
+  say('database migrated');
+
+  const children: { name: string; child: ChildProcess }[] = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping services');
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+          }),
+      ),
+    );
+    if (embedded) {
+      say('stopping embedded PostgreSQL');
+      await embedded.stop();
+    }
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  const tsxCli = require.resolve('tsx/cli');
+  for (const service of SERVICES) {
+    const child = spawn(process.execPath, [tsxCli, '--tsconfig', 'tsconfig.base.json', `apps/${service.name}/src/main.ts`], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir },
+      stdio: 'inherit',
+    });
+    child.on('exit', (code, signal) => {
+      if (!stopping) {
+        say(`${service.name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+        void stopAll(1);
+      }
+    });
+    children.push({ name: service.name, child });
+  }
+
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  const urls = SERVICES.map((s) => ({ name: s.name, url: `http://${host}:${config.ports[s.portKey]}` }));
+  try {
+    await Promise.all(urls.map(({ url }, i) => waitForHealth(url, children[i]!.child)));
+  } catch (err) {
+    say(`a service did not become healthy: ${(err as Error).message}`);
+    await stopAll(1);
+    return;
+  }
+  say('all services are up:');
+  for (const { name, url } of urls) say(`  ${name.padEnd(14)} ${url}  (docs: ${url}/docs)`);
+  say('press Ctrl-C to stop');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[start] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
