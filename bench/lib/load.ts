@@ -1,0 +1,46 @@
+// One autocannon run per target: a discarded warm-up (JIT, pools, caches), then the measured run.
+import autocannon from 'autocannon';
+
+export interface Target {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface LoadOptions {
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+}
+
+export interface Measurement {
+  target: string;
+  url: string;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  totalRequests: number;
+  /** Non-2xx answers, warm-up included: any fails the bench. */
+  non2xx: number;
+  /** Connection errors (timeouts included), warm-up included: any fails the bench. */
+  errors: number;
+}
+
+export async function measure(target: Target, options: LoadOptions): Promise<Measurement> {
+  const warmup = await run(target, options.connections, options.warmupSeconds);
+  const result = await run(target, options.connections, options.durationSeconds);
+  return {
+    target: target.name,
+    url: target.url,
+    requestsPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    totalRequests: result.requests.total,
+    non2xx: warmup.non2xx + result.non2xx,
+    errors: warmup.errors + result.errors,
+  };
+}
+
+function run(target: Target, connections: number, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
+}
