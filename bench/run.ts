@@ -33,6 +33,7 @@ async function measureRestarts(current: CoreApi, env: Record<string, string>, ba
   const times: number[] = [];
   let running = current;
   for (let i = 0; i < RESTARTS; i++) {
+    cleanup.assertRunning();
     await running.service.stop();
     running = await startCoreApi(env, baseUrl, cleanup);
     times.push(running.startMs);
@@ -84,6 +85,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   ];
   const measurements: Measurement[] = [];
   for (const target of targets) {
+    cleanup.assertRunning();
     say(`${target.name}: ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s, ${load.connections} connections`);
     measurements.push(await measure(target, load));
     const crashed = [core.service, hello, pk].map((s) => s.crash()).find(Boolean);

@@ -4,7 +4,21 @@ export class Cleanup {
   private readonly steps: { label: string; run: () => Promise<void> }[] = [];
   private running: Promise<void> | undefined;
 
+  get stopping(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Throws once cleanup has begun, so the main flow stops instead of starting more work. */
+  assertRunning(): void {
+    if (this.stopping) throw new Error('stopped by a signal');
+  }
+
   add(label: string, run: () => Promise<void>): void {
+    if (this.stopping) {
+      // Something was started while cleanup was already under way (a signal mid-step): undo it now.
+      void this.runStep({ label, run });
+      this.assertRunning();
+    }
     this.steps.push({ label, run });
   }
 
@@ -15,13 +29,15 @@ export class Cleanup {
   }
 
   private async runSteps(): Promise<void> {
-    for (const step of [...this.steps].reverse()) {
-      try {
-        await step.run();
-      } catch (err) {
-        // One failed step must not leave the others (and the database) behind.
-        process.stderr.write(`[bench] cleanup "${step.label}" failed: ${err instanceof Error ? err.message : String(err)}\n`);
-      }
+    for (const step of [...this.steps].reverse()) await this.runStep(step);
+  }
+
+  private async runStep(step: { label: string; run: () => Promise<void> }): Promise<void> {
+    try {
+      await step.run();
+    } catch (err) {
+      // One failed step must not leave the others (and the database) behind.
+      process.stderr.write(`[bench] cleanup "${step.label}" failed: ${err instanceof Error ? err.message : String(err)}\n`);
     }
   }
 }

@@ -1,4 +1,7 @@
 // One autocannon run per target: a discarded warm-up (JIT, pools, caches), then the measured run.
+// The load runs in an autocannon worker thread: the bench's own event loop stays free to handle
+// Ctrl-C at once (tsx SIGKILLs a child that does not acknowledge a signal within ~60 ms) and to
+// forward child output without stealing time from the load generator.
 import autocannon from 'autocannon';
 
 export interface Target {
@@ -42,5 +45,5 @@ export async function measure(target: Target, options: LoadOptions): Promise<Mea
 }
 
 function run(target: Target, connections: number, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {} });
+  return autocannon({ url: target.url, connections, duration: seconds, headers: target.headers ?? {}, workers: 1 });
 }

