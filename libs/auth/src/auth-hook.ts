@@ -67,3 +67,9 @@ export function requireRole(roles: readonly string[], message = 'Admin access re
     if (!roles.includes(request.auth.role)) throw new AppError('forbidden', message, code ? { code } : {});
   };
 }
+
+/** The verified caller of a route in an authenticated scope (401 if the scope was misconfigured). */
+export function callerOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}

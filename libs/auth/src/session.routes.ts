@@ -2,6 +2,7 @@
 // it (token verified, session not revoked, role from the account). Clients use it to check a token.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { callerOf } from './auth-hook';
 
 export const sessionView = z.object({
   user: z.object({ id: z.string(), email: z.string(), role: z.string() }),
@@ -23,7 +24,7 @@ export const sessionRoutes =
         },
       },
       async (req) => {
-        const auth = req.auth!;
+        const auth = callerOf(req);
         return { user: { id: auth.userId, email: auth.email, role: auth.role }, sessionId: auth.sessionId };
       },
     );

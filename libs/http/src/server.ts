@@ -48,5 +48,15 @@ export function createServer(options: ServerOptions): App {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
   });
+  // A response finished during shutdown closes its keep-alive socket, so close() does not wait on
+  // clients that would otherwise hold idle connections open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
   return app;
 }

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preHandlerAsyncHookHandler, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
+import { callerOf } from '@story/auth';
 import { coreErrorSchema, errorResponses, ipKey, type RateLimitHandle } from '@story/http';
 import { authResult, refreshBody, signinBody, signupBody } from './auth.schemas';
 import type { AuthService } from './auth.service';
@@ -80,7 +81,7 @@ export const authRoutes =
         },
       },
       async (req) => {
-        await auth.signout(req.auth!.sessionId);
+        await auth.signout(callerOf(req).sessionId);
         return { success: true as const };
       },
     );

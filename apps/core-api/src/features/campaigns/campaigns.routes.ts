@@ -1,6 +1,7 @@
 // GET/POST /api/campaigns (authenticated scope).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { callerOf } from '@story/auth';
 import { CAMPAIGN_RELATIONSHIPS } from '@story/db';
 import { coreErrorSchema, errorResponses } from '@story/http';
 import type { CampaignsService } from './campaigns.service';
@@ -36,7 +37,7 @@ export const campaignsRoutes =
           response: { 200: z.array(campaignView), ...errorResponses(coreErrorSchema, [401, 429] as const) },
         },
       },
-      async (req) => campaigns.list(req.auth!.userId),
+      async (req) => campaigns.list(callerOf(req).userId),
     );
 
     app.post(
@@ -51,6 +52,6 @@ export const campaignsRoutes =
           response: { 201: campaignView, ...errorResponses(coreErrorSchema, [400, 401, 413, 415, 429] as const) },
         },
       },
-      async (req, reply) => reply.status(201).send(await campaigns.create(req.auth!.userId, req.body)),
+      async (req, reply) => reply.status(201).send(await campaigns.create(callerOf(req).userId, req.body)),
     );
   };
