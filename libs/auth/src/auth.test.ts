@@ -26,6 +26,24 @@ describe('tokens', () => {
   });
 });
 
+describe('verified-token cache', () => {
+  it('answers repeated checks from the cache but still refuses a token once it has expired', async () => {
+    const shortLived = createTokenSigner(SECRET, 1);
+    const { token } = await shortLived.sign({ userId: 'u', email: 'a', role: 'user', sessionId: 's' });
+    expect(await shortLived.verify(token)).not.toBeNull();
+    expect(await shortLived.verify(token)).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await shortLived.verify(token)).toBeNull();
+  });
+
+  it('does not let a tampered token share a cached answer', async () => {
+    const signer = createTokenSigner(SECRET);
+    const { token } = await signer.sign({ userId: 'u', email: 'a', role: 'user', sessionId: 's' });
+    expect(await signer.verify(token)).not.toBeNull();
+    expect(await signer.verify(`${token.slice(0, -2)}xx`)).toBeNull();
+  });
+});
+
 describe('passwords', () => {
   it.each([
     ['abcdefg1', true],

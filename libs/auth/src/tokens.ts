@@ -1,5 +1,6 @@
 // Access tokens (CONTRACTS §2): HS256 JWTs with sub, email, role, sid, iat, exp. jose verifies with an
 // explicit algorithm list, so alg "none" and any other algorithm are refused.
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
@@ -19,8 +20,37 @@ export interface TokenSigner {
   verify(token: string): Promise<AccessClaims | null>;
 }
 
-export function createTokenSigner(secret: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): TokenSigner {
-  const key = new TextEncoder().encode(secret);
+/**
+ * Verified claims by token string. A token's signature check always gives the same answer, so it is
+ * done once per token (it cost a third of an authenticated request); expiry is still checked on every
+ * use, and revocation is the session check's job, not this cache's.
+ */
+class VerifiedTokenCache {
+  private readonly entries = new Map<string, AccessClaims>();
+  constructor(private readonly max: number) {}
+
+  get(token: string): AccessClaims | undefined {
+    return this.entries.get(token);
+  }
+
+  set(token: string, claims: AccessClaims): void {
+    if (this.entries.size >= this.max) {
+      // Map iterates in insertion order: drop the oldest entry.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(token, claims);
+  }
+
+  delete(token: string): void {
+    this.entries.delete(token);
+  }
+}
+
+export function createTokenSigner(secret: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS, cacheSize = 10_000): TokenSigner {
+  const verified = new VerifiedTokenCache(cacheSize);
+  // A KeyObject built once: jose would otherwise import raw key bytes on every verification.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
     async sign({ userId, email, role, sessionId }) {
       const iat = Math.floor(Date.now() / 1000);
@@ -34,12 +64,20 @@ export function createTokenSigner(secret: string, ttlSeconds = ACCESS_TOKEN_TTL_
       return { token, expiresAt: exp, expiresIn: ttlSeconds };
     },
     async verify(token) {
+      const cached = verified.get(token);
+      if (cached) {
+        if (cached.exp > Date.now() / 1000) return cached;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         const { sub, email, role, sid, iat, exp } = payload as Partial<AccessClaims>;
         if (typeof sub !== 'string' || typeof sid !== 'string' || typeof email !== 'string' || typeof role !== 'string') return null;
         if (typeof iat !== 'number' || typeof exp !== 'number') return null;
-        return { sub, email, role, sid, iat, exp };
+        const claims = { sub, email, role, sid, iat, exp };
+        verified.set(token, claims);
+        return claims;
       } catch {
         return null;
       }

@@ -10,3 +10,4 @@ export * from './shutdown';
 export * from './schemas';
 export * from './service';
 export * from './run-service';
+export * from './serializer';

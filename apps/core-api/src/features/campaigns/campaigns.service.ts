@@ -34,13 +34,17 @@ export function createCampaignsService({ db }: { db: Database }) {
     createdAt: row.createdAt.toISOString(),
   });
 
+  // Built once and prepared per connection: the list is the hottest read of the API.
+  const listQuery = db
+    .select({ id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt, recordingCount, conversationCount })
+    .from(campaigns)
+    .where(eq(campaigns.userId, sql.placeholder('userId')))
+    .orderBy(desc(campaigns.createdAt))
+    .prepare('campaigns_list');
+
   return {
     async list(userId: string): Promise<CampaignView[]> {
-      const rows = await db
-        .select({ id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt, recordingCount, conversationCount })
-        .from(campaigns)
-        .where(eq(campaigns.userId, userId))
-        .orderBy(desc(campaigns.createdAt));
+      const rows = await listQuery.execute({ userId });
       return rows.map(toView);
     },
 
