@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cleanup } from './lib/cleanup';
-import { CAMPAIGNS, coreApiEnv, seed, startCoreApi, verifyCampaignList, type CoreApi } from './lib/core-api';
+import { buildCoreApi, CAMPAIGNS, coreApiEnv, seed, startCoreApi, verifyCampaignList, type CoreApi } from './lib/core-api';
 import { prepareDatabase } from './lib/database';
 import { measure, type LoadOptions, type Measurement, type Target } from './lib/load';
 import { freePort, startTs, waitForOk, type Service } from './lib/processes';
@@ -56,6 +56,8 @@ function failuresOf(measurements: Measurement[], services: Service[]): string[] 
 
 async function main(cleanup: Cleanup): Promise<number> {
   const load = loadOptions();
+  say('building core-api (esbuild bundle, as deployed)');
+  buildCoreApi();
   const db = await prepareDatabase(cleanup, say);
   say(`database ${db.name} on ${db.server}`);
 

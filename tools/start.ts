@@ -1,7 +1,8 @@
-// `npm start`: the main job. Starts the embedded PostgreSQL server when DATABASE_URL is unset, applies
-// migrations, then runs the three services as separate processes (as they are deployed), waits for
-// their /health, prints their URLs, and on Ctrl-C stops the services first and the database last.
-import { spawn, type ChildProcess } from 'node:child_process';
+// `npm start`: the main job. Bundles the three services (Nx caches the build), starts the embedded
+// PostgreSQL server when DATABASE_URL is unset, applies migrations, then runs each bundle as its own
+// process (as deployed), waits for their /health, prints their URLs, and on Ctrl-C stops the services
+// first and the database last.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadOrExit, loadPlatformConfig } from '@story/config';
 import { runMigrations, startEmbeddedPostgres, type EmbeddedServer } from '@story/db';
@@ -32,6 +33,11 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_00
 
 async function main(): Promise<void> {
   const config = loadOrExit(() => loadPlatformConfig(process.env));
+  say('building the services');
+  execFileSync(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'build', '-p', ...SERVICES.map((s) => s.name), '--outputStyle=static'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let embedded: EmbeddedServer | undefined;
   let databaseUrl = config.database.url;
   if (!databaseUrl) {
@@ -71,9 +77,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
-  const tsxCli = require.resolve('tsx/cli');
   for (const service of SERVICES) {
-    const child = spawn(process.execPath, [tsxCli, '--tsconfig', 'tsconfig.base.json', `apps/${service.name}/src/main.ts`], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', service.name, 'main.cjs')], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir },
       stdio: 'inherit',

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Cleanup } from './cleanup';
-import { startTs, waitForOk, type Service } from './processes';
+import { execFileSync } from 'node:child_process';
+import { ROOT, startBundle, waitForOk, type Service } from './processes';
 
 export const CAMPAIGNS = 20;
 
@@ -27,9 +28,14 @@ export function coreApiEnv(databaseUrl: string, port: number, dataDir: string): 
   };
 }
 
+/** Bundle core-api with esbuild through Nx (cached when nothing changed), as the Dockerfile does. */
+export function buildCoreApi(): void {
+  execFileSync(process.execPath, [require.resolve('nx/bin/nx'), 'run', 'core-api:build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 export async function startCoreApi(env: Record<string, string>, baseUrl: string, cleanup: Cleanup): Promise<CoreApi> {
   const started = performance.now();
-  const service = startTs('core-api', 'apps/core-api/src/main.ts', env);
+  const service = startBundle('core-api', 'dist/apps/core-api/main.cjs', env);
   cleanup.add('stop core-api', () => service.stop());
   await waitForOk(`${baseUrl}/health`, service);
   return { service, startMs: performance.now() - started };

@@ -1,5 +1,5 @@
-// Child processes of the bench: TypeScript entries run with tsx (as core-api is deployed in dev),
-// their output forwarded with a prefix, readiness polled over HTTP, and stopped by pid.
+// Child processes of the bench: core-api's built bundle (as it is deployed) and the baselines run
+// with tsx, their output forwarded with a prefix, readiness polled over HTTP, and stopped by pid.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -21,8 +21,18 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** A TypeScript entry run with tsx. */
 export function startTs(name: string, script: string, env: Record<string, string>): Service {
-  const child = spawn(process.execPath, [TSX_CLI, '--tsconfig', 'tsconfig.base.json', script], {
+  return startNode(name, [TSX_CLI, '--tsconfig', 'tsconfig.base.json', script], env);
+}
+
+/** A built JavaScript bundle run with plain node, exactly as deployed. */
+export function startBundle(name: string, bundle: string, env: Record<string, string>): Service {
+  return startNode(name, [path.resolve(ROOT, bundle)], env);
+}
+
+function startNode(name: string, args: string[], env: Record<string, string>): Service {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
