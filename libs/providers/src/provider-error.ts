@@ -1,7 +1,7 @@
 // The one error type adapters throw (CONVENTIONS 8): SDK errors are translated at the boundary, so
 // services map a kind to their own error shape and nothing of a provider's raw error reaches a client.
 
-export const PROVIDER_ERROR_KINDS = ['unavailable', 'rejected_input', 'quota', 'timeout', 'auth', 'failed'] as const;
+export const PROVIDER_ERROR_KINDS = ['unavailable', 'rejected_input', 'not_found', 'quota', 'timeout', 'auth', 'failed'] as const;
 export type ProviderErrorKind = (typeof PROVIDER_ERROR_KINDS)[number];
 
 export class ProviderError extends Error {
@@ -29,6 +29,7 @@ export function kindForStatus(status: number): ProviderErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 408 || status === 504) return 'timeout';
   if (status === 429) return 'quota';
+  if (status === 404) return 'not_found';
   if (status >= 500) return 'unavailable';
   if (status >= 400) return 'rejected_input';
   return 'failed';
