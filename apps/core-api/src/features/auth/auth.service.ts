@@ -10,6 +10,7 @@ import {
   authSessions,
   isUniqueViolation,
   profiles,
+  userEmailPreferences,
   userGrammarSettings,
   userNotificationSettings,
   userPrivacySettings,
@@ -126,6 +127,7 @@ export function createAuthService({ db, tokens, adminEmails, sessionDays, onLock
           await tx.insert(userGrammarSettings).values({ userId });
           await tx.insert(userPrivacySettings).values({ userId });
           await tx.insert(userVoiceSettings).values({ userId });
+          await tx.insert(userEmailPreferences).values({ userId });
           return openSession(tx, account!, meta);
         });
       } catch (err) {

@@ -30,7 +30,7 @@ describe('signup', () => {
     expect(ui).toEqual({ timezone: 'America/New_York', text_size_preference: 'medium', auto_save_interval_minutes: 5 });
     const [notif] = await sql`select email_enabled, marketing_emails, reminder_time from user_notification_settings where user_id = ${body.user.id}`;
     expect(notif).toEqual({ email_enabled: true, marketing_emails: false, reminder_time: '09:00:00' });
-    for (const table of ['user_grammar_settings', 'user_privacy_settings', 'user_voice_settings']) {
+    for (const table of ['user_grammar_settings', 'user_privacy_settings', 'user_voice_settings', 'user_email_preferences']) {
       const rows = await sql`select 1 from ${sql(table)} where user_id = ${body.user.id}`;
       expect(rows).toHaveLength(1);
     }
