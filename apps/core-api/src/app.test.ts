@@ -91,7 +91,17 @@ describe('health and docs', () => {
   it('reports ok with a real database check', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', service: 'core-api', version: expect.any(String), checks: { database: 'ok' } });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      service: 'core-api',
+      version: expect.any(String),
+      checks: {
+        database: 'ok',
+        storage: 'ok',
+        // No keys in tests: offline defaults, and no speech recogniser at all (CONTRACTS §4).
+        providers: { storage: 'local', speechToText: 'unavailable', textToSpeech: ['local'], llm: 'local', email: 'outbox' },
+      },
+    });
   });
 
   it('reports 503 naming the database when it does not answer', async () => {

@@ -7,11 +7,14 @@ import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
+import { createProviders, describeProviders, type Providers } from '@story/providers';
 import { coreErrorRenderer, createServiceApp, registerHealth, type App } from '@story/http';
 import type { CoreApiConfig } from './config';
 
 export interface CoreApiDeps {
   database: DbClient;
+  /** Storage, speech, TTS and LLM adapters; built from config when not given (tests inject fakes). */
+  providers?: Providers;
 }
 
 export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: CoreApiDeps }): Promise<App> {
@@ -34,6 +37,10 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     },
   });
   registerAuthDecorators(app);
+  const providers =
+    deps.providers ??
+    createProviders(config, { db, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
+  app.addHook('onClose', async () => providers.email.close());
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const authHook = requireAuth({ tokens, sessions: createSessionLookup(sql) });
 
@@ -45,7 +52,12 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
         await pingDatabase(sql);
         return 'ok';
       },
+      storage: async () => {
+        await providers.storage.check();
+        return 'ok';
+      },
     },
+    info: () => ({ providers: describeProviders(providers) }),
   });
 
   const auth = createAuthService({

@@ -35,7 +35,7 @@ it('refuses missing and malformed tokens with 401 UNAUTHORIZED', async () => {
 it('reports health with the delivery adapter and sends the security headers', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });
   expect(res.statusCode).toBe(200);
-  expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', delivery: 'outbox' } });
+  expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', providers: { email: 'outbox' } } });
   expect(res.headers['x-frame-options']).toBe('DENY');
   expect(res.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
 });

@@ -2,11 +2,14 @@
 import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth, sessionRoutes } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
+import { createEmailDelivery, type EmailDelivery } from '@story/providers';
 import { createServiceApp, emailErrorRenderer, emailErrorSchema, registerHealth, type App } from '@story/http';
 import type { EmailServiceConfig } from './config';
 
 export interface EmailServiceDeps {
   database: DbClient;
+  /** The delivery adapter (SMTP or .eml outbox); built from config when not given. */
+  delivery?: EmailDelivery;
 }
 
 export async function buildApp({ config, deps }: { config: EmailServiceConfig; deps: EmailServiceDeps }): Promise<App> {
@@ -25,6 +28,8 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
     },
   });
   registerAuthDecorators(app);
+  const delivery = deps.delivery ?? createEmailDelivery(config.email);
+  app.addHook('onClose', async () => delivery.close());
   const authHook = requireAuth({ tokens: createTokenSigner(config.secrets.jwtSecret), sessions: createSessionLookup(sql) });
 
   await registerHealth(app, {
@@ -36,7 +41,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
         return 'ok';
       },
     },
-    info: () => ({ delivery: config.email.driver }),
+    info: () => ({ providers: { email: delivery.provider } }),
   });
 
   await app.register(async (authenticated) => {

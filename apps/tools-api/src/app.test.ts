@@ -54,5 +54,5 @@ describe('CORS', () => {
 
 it('reports health', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });
-  expect(res.json()).toEqual({ status: 'ok', service: 'tools-api', version: expect.any(String), checks: { database: 'ok' } });
+  expect(res.json()).toEqual({ status: 'ok', service: 'tools-api', version: expect.any(String), checks: { database: 'ok', storage: 'ok', providers: { llm: 'local', storage: 'local' } } });
 });

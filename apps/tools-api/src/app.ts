@@ -4,11 +4,14 @@ import type { FastifyRequest } from 'fastify';
 import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth, sessionRoutes } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
+import { createProviders, describeProviders, type Providers } from '@story/providers';
 import { createServiceApp, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App } from '@story/http';
 import type { ToolsApiConfig } from './config';
 
 export interface ToolsApiDeps {
   database: DbClient;
+  /** LLM and storage adapters; built from config when not given (tests inject fakes). */
+  providers?: Providers;
 }
 
 /** GET (and its preflight) on anything but admin and auth routes is public and embeddable. */
@@ -40,6 +43,10 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
     },
   });
   registerAuthDecorators(app);
+  const providers =
+    deps.providers ??
+    createProviders(config, { db: deps.database.db, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
+  app.addHook('onClose', async () => providers.email.close());
   const authHook = requireAuth({ tokens: createTokenSigner(config.secrets.jwtSecret), sessions: createSessionLookup(sql) });
 
   await registerHealth(app, {
@@ -50,7 +57,12 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
         await pingDatabase(sql);
         return 'ok';
       },
+      storage: async () => {
+        await providers.storage.check();
+        return 'ok';
+      },
     },
+    info: () => ({ providers: { llm: describeProviders(providers).llm, storage: providers.storage.provider } }),
   });
 
   await app.register(async (authenticated) => {

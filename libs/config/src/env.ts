@@ -92,7 +92,9 @@ export const secretsEnv = z.object({
 export const providersEnv = z.object({
   STT_PRIMARY: z.enum(['google', 'none']).default('none'),
   STT_FALLBACK: z.enum(['deepgram', 'none']).default('none'),
-  GOOGLE_APPLICATION_CREDENTIALS: optionalString(),
+  GOOGLE_APPLICATION_CREDENTIALS: optionalString().describe('Service-account key file for Cloud Speech-to-Text'),
+  GOOGLE_SPEECH_API_KEY: optionalString().describe('API key for Cloud Speech-to-Text (instead of a service account)'),
+  GOOGLE_CLOUD_PROJECT: optionalString().describe('Google project id (spares the client a metadata-server probe)'),
   GOOGLE_SPEECH_ENDPOINT: optionalString(),
   DEEPGRAM_API_KEY: optionalString(),
   DEEPGRAM_BASE_URL: optionalUrl(['http:', 'https:']),
@@ -105,6 +107,7 @@ export const providersEnv = z.object({
   ANTHROPIC_API_KEY: optionalString(),
   ANTHROPIC_BASE_URL: optionalUrl(['http:', 'https:']),
   ANTHROPIC_MODEL: z.string().default('claude-3-5-haiku-latest'),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000).describe('Deadline of one provider call'),
 });
 
 export type RuntimeEnv = z.infer<typeof runtimeEnv>;

@@ -24,7 +24,7 @@ export const platformEnvSchema = runtimeEnv
     need(!!env.S3_BUCKET && !!env.S3_ENDPOINT && !env.S3_SECRET_ACCESS_KEY, 'S3_SECRET_ACCESS_KEY', 'is required with S3_ENDPOINT');
     need(!env.S3_BUCKET && !!env.S3_ENDPOINT, 'S3_BUCKET', 'is required when S3_ENDPOINT is set');
     need(
-      env.STT_PRIMARY === 'google' && !env.GOOGLE_APPLICATION_CREDENTIALS && !env.GOOGLE_SPEECH_ENDPOINT,
+      env.STT_PRIMARY === 'google' && !env.GOOGLE_APPLICATION_CREDENTIALS && !env.GOOGLE_SPEECH_API_KEY && !env.GOOGLE_SPEECH_ENDPOINT,
       'GOOGLE_APPLICATION_CREDENTIALS',
       'is required when STT_PRIMARY=google',
     );
@@ -57,6 +57,8 @@ export interface PlatformConfig {
     | 'STT_PRIMARY'
     | 'STT_FALLBACK'
     | 'GOOGLE_APPLICATION_CREDENTIALS'
+    | 'GOOGLE_SPEECH_API_KEY'
+    | 'GOOGLE_CLOUD_PROJECT'
     | 'GOOGLE_SPEECH_ENDPOINT'
     | 'DEEPGRAM_API_KEY'
     | 'DEEPGRAM_BASE_URL'
@@ -69,6 +71,7 @@ export interface PlatformConfig {
     | 'ANTHROPIC_API_KEY'
     | 'ANTHROPIC_BASE_URL'
     | 'ANTHROPIC_MODEL'
+    | 'PROVIDER_TIMEOUT_MS'
   >;
 }
 
@@ -114,6 +117,8 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
       STT_PRIMARY: e.STT_PRIMARY,
       STT_FALLBACK: e.STT_FALLBACK,
       GOOGLE_APPLICATION_CREDENTIALS: e.GOOGLE_APPLICATION_CREDENTIALS,
+      GOOGLE_SPEECH_API_KEY: e.GOOGLE_SPEECH_API_KEY,
+      GOOGLE_CLOUD_PROJECT: e.GOOGLE_CLOUD_PROJECT,
       GOOGLE_SPEECH_ENDPOINT: e.GOOGLE_SPEECH_ENDPOINT,
       DEEPGRAM_API_KEY: e.DEEPGRAM_API_KEY,
       DEEPGRAM_BASE_URL: e.DEEPGRAM_BASE_URL,
@@ -126,6 +131,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
       ANTHROPIC_API_KEY: e.ANTHROPIC_API_KEY,
       ANTHROPIC_BASE_URL: e.ANTHROPIC_BASE_URL,
       ANTHROPIC_MODEL: e.ANTHROPIC_MODEL,
+      PROVIDER_TIMEOUT_MS: e.PROVIDER_TIMEOUT_MS,
     },
   };
 }

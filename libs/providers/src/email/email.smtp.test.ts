@@ -1,0 +1,283 @@
+// Drives the SMTP adapter against a real smtp-server on 127.0.0.1: what arrives on the wire, the queue id it
+// reports, and how each kind of SMTP failure becomes a ProviderError.
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import { ProviderError } from '../provider-error';
+import type { EmailDelivery, EmailMessage } from './email.port';
+import { createEmailDelivery } from './index';
+import { parseQueueId, toSmtpProviderError } from './smtp.adapter';
+import { leafParts, parseMime } from './testing/mime';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+interface TestServer {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+function smtpError(message: string, responseCode: number): Error {
+  return Object.assign(new Error(message), { responseCode });
+}
+
+async function startSmtpServer(overrides: Partial<SMTPServerOptions> = {}): Promise<TestServer> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    // The built-in certificate has expired (STACK-NOTES): no STARTTLS here, and the client sets ignoreTLS.
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback(null, 'Ok: queued as TEST123');
+      });
+    },
+    ...overrides,
+  });
+  server.on('error', () => undefined);
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const message = (overrides: Partial<EmailMessage> = {}): EmailMessage => ({
+  from: 'Family Stories <noreply@stories.example>',
+  to: 'grandma@example.com',
+  subject: 'Your weekly story reminder',
+  text: 'Hello Grandma, tell us a story this week.',
+  html: '<p>Hello <b>Grandma</b>, tell us a story this week.</p>',
+  headers: {
+    'List-Unsubscribe': '<https://stories.example/api/email/unsubscribe?token=abc123def456ghi789jkl012mno345pqr678stu901vwx234yz>, <mailto:unsubscribe@stories.example?subject=unsubscribe>',
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  },
+  ...overrides,
+});
+
+describe('SMTP email delivery', () => {
+  let server: TestServer | undefined;
+  let delivery: EmailDelivery | undefined;
+
+  const connect = (url: string, timeoutMs = 2000) => {
+    delivery = createEmailDelivery({ driver: 'smtp', smtpUrl: url, from: 'noreply@stories.example' }, { ignoreTLS: true, timeoutMs });
+    return delivery;
+  };
+
+  afterEach(async () => {
+    await delivery?.close();
+    delivery = undefined;
+    await server?.close();
+    server = undefined;
+  });
+
+  it('delivers the envelope, headers and both bodies, and reports the queue id from the 250 reply', async () => {
+    server = await startSmtpServer();
+    const smtp = connect(server.url);
+
+    const result = await smtp.send(message({ messageId: '<fixed-id-1@stories.example>', replyTo: 'help@stories.example', tags: { template: 'story_reminder' } }));
+
+    expect(result).toEqual({
+      provider: 'smtp',
+      providerMessageId: 'TEST123',
+      messageId: '<fixed-id-1@stories.example>',
+      accepted: ['grandma@example.com'],
+      rejected: [],
+    });
+    expect(server.received).toHaveLength(1);
+    const [mail] = server.received;
+    expect(mail.from).toBe('noreply@stories.example');
+    expect(mail.to).toEqual(['grandma@example.com']);
+
+    const parsed = parseMime(mail.raw);
+    expect(parsed.header('Subject')).toBe('Your weekly story reminder');
+    expect(parsed.header('From')).toBe('Family Stories <noreply@stories.example>');
+    expect(parsed.header('To')).toBe('grandma@example.com');
+    expect(parsed.header('Reply-To')).toBe('help@stories.example');
+    expect(parsed.header('Message-ID')).toBe('<fixed-id-1@stories.example>');
+    expect(parsed.header('X-Tag-template')).toBe('story_reminder');
+    // RFC 8058 one-click unsubscribe: both headers must arrive intact (folding whitespace aside).
+    expect(parsed.header('List-Unsubscribe')?.replace(/\s+/g, ' ')).toBe(message().headers?.['List-Unsubscribe']);
+    expect(parsed.header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+
+    expect(parsed.contentType).toBe('multipart/alternative');
+    const parts = leafParts(parsed);
+    expect(parts.map((p) => p.contentType)).toEqual(['text/plain', 'text/html']);
+    expect(parts[0].body.trim()).toBe('Hello Grandma, tell us a story this week.');
+    expect(parts[1].body.trim()).toBe('<p>Hello <b>Grandma</b>, tell us a story this week.</p>');
+  });
+
+  it('generates a Message-ID on the sender domain and falls back to it when the reply has no queue id', async () => {
+    server = await startSmtpServer({
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => callback(null, 'Message accepted'));
+      },
+    });
+    const smtp = connect(server.url);
+    const result = await smtp.send(message({ from: '' }));
+    expect(result.messageId).toMatch(/^<[0-9a-f-]{36}@stories\.example>$/);
+    expect(result.providerMessageId).toBe(result.messageId);
+  });
+
+  it('verify() succeeds against a live server', async () => {
+    server = await startSmtpServer();
+    await expect(connect(server.url).verify()).resolves.toBeUndefined();
+  });
+
+  it('turns a 550 recipient rejection into a final rejected_input error carrying the code', async () => {
+    server = await startSmtpServer({ onRcptTo: (_address, _session, callback) => callback(smtpError('Mailbox unavailable', 550)) });
+    const error = await connect(server.url).send(message()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: 'rejected_input', provider: 'smtp', status: 550, retryable: false });
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('turns a 554 rejection of the message body into rejected_input', async () => {
+    server = await startSmtpServer({
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => callback(smtpError('Message rejected as spam', 554)));
+      },
+    });
+    const error = await connect(server.url).send(message()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'rejected_input', status: 554, retryable: false });
+  });
+
+  it('turns a 451 temporary failure into a retryable error', async () => {
+    server = await startSmtpServer({ onRcptTo: (_address, _session, callback) => callback(smtpError('Try again later', 451)) });
+    const error = await connect(server.url).send(message()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: 'unavailable', status: 451, retryable: true });
+  });
+
+  it('turns a 535 authentication failure into auth', async () => {
+    server = await startSmtpServer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      onAuth: (_auth, _session, callback) => callback(new Error('Invalid username or password')),
+    });
+    const error = await connect(server.url.replace('smtp://', 'smtp://user:wrong@')).send(message()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: 'auth', status: 535, retryable: false });
+  });
+
+  it('gives up on a server that accepts the connection but never greets, within the timeout', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const error = await connect(`smtp://127.0.0.1:${port}`, 300).send(message()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ kind: 'timeout', retryable: true });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('reports unavailable when nothing listens on the port', async () => {
+    const probe = net.createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+
+    const smtp = connect(`smtp://127.0.0.1:${port}`);
+    const error = await smtp.send(message()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: 'unavailable', retryable: true });
+    await expect(smtp.verify()).rejects.toMatchObject({ kind: 'unavailable' });
+  });
+
+  it('sends 50 messages in parallel over the pool, each arriving exactly once', async () => {
+    server = await startSmtpServer();
+    const smtp = connect(server.url);
+    const ids = Array.from({ length: 50 }, (_, i) => `<bulk-${i}@stories.example>`);
+
+    const results = await Promise.all(ids.map((messageId, i) => smtp.send(message({ messageId, to: `user${i}@example.com`, subject: `Bulk ${i}` }))));
+
+    expect(results.every((r) => r.providerMessageId === 'TEST123')).toBe(true);
+    expect(results.map((r) => r.messageId)).toEqual(ids);
+    expect(server.received).toHaveLength(50);
+    const arrived = server.received.map((m) => parseMime(m.raw).header('Message-ID')).sort();
+    expect(arrived).toEqual([...ids].sort());
+    expect(new Set(server.received.map((m) => m.to[0])).size).toBe(50);
+  });
+});
+
+describe('parseQueueId', () => {
+  it.each([
+    ['250 2.0.0 Ok: queued as ABC123', 'ABC123'],
+    ['250 Ok: queued as TEST123', 'TEST123'],
+    ['250 2.0.0 Ok: queued on smtp3m.mail.yandex.net as 1430081058-6ltgNFKSir-iHEKdOrm', '1430081058-6ltgNFKSir-iHEKdOrm'],
+    ['250 OK id=1qXyZa-0001Ab-Cd', '1qXyZa-0001Ab-Cd'],
+    ['250 OK 4ef9a1b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b', '4ef9a1b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b'],
+    ['250 Ok 0100018c1b2c3d4e-5f6a7b8c-0000-000000', '0100018c1b2c3d4e-5f6a7b8c-0000-000000'],
+  ])('reads the id out of %s', (response, id) => {
+    expect(parseQueueId(response)).toBe(id);
+  });
+
+  it.each(['250 OK', '250 2.0.0 OK  1700000000 a1b2c3-abc.123 - gsmtp', '250 Message accepted', ''])('finds no id in %j', (response) => {
+    expect(parseQueueId(response)).toBeUndefined();
+  });
+});
+
+describe('toSmtpProviderError', () => {
+  const nodemailerError = (fields: Record<string, unknown>) => Object.assign(new Error('boom'), fields);
+
+  it.each([
+    [{ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' }, 'rejected_input', 550],
+    [{ code: 'EMESSAGE', responseCode: 552 }, 'rejected_input', 552],
+    [{ code: 'EENVELOPE', responseCode: 452 }, 'unavailable', 452],
+    [{ code: 'EPROTOCOL', responseCode: 421 }, 'unavailable', 421],
+    [{ code: 'EPROTOCOL', responseCode: 503 }, 'unavailable', 503],
+    [{ code: 'EAUTH', responseCode: 535 }, 'auth', 535],
+    [{ code: 'EAUTH' }, 'auth', undefined],
+    [{ code: 'ETIMEDOUT' }, 'timeout', undefined],
+    [{ code: 'ECONNECTION' }, 'unavailable', undefined],
+    [{ code: 'ESOCKET' }, 'unavailable', undefined],
+    [{ code: 'EDNS' }, 'unavailable', undefined],
+    [{ code: 'EENVELOPE' }, 'rejected_input', undefined],
+    [{ code: 'ECONFIG' }, 'failed', undefined],
+  ])('classifies %j', (fields, kind, status) => {
+    const error = toSmtpProviderError(nodemailerError(fields), 'send');
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind, status, provider: 'smtp' });
+  });
+
+  it('wraps non-errors and passes ProviderErrors through', () => {
+    expect(toSmtpProviderError('weird', 'send')).toMatchObject({ kind: 'failed' });
+    const original = new ProviderError('quota', 'smtp', 'x');
+    expect(toSmtpProviderError(original, 'send')).toBe(original);
+  });
+
+  it('throws a ProviderError for an unusable URL instead of a nodemailer error', () => {
+    let thrown: unknown;
+    try {
+      createEmailDelivery({ driver: 'smtp', smtpUrl: 'smtp://[::1', from: 'a@b.example' });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ProviderError);
+    expect(thrown).toMatchObject({ kind: 'failed', provider: 'smtp' });
+  });
+});

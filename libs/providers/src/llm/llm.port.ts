@@ -1,0 +1,51 @@
+// The language-model seam: services ask for free text or validated JSON and never see an SDK; the
+// provider is chosen by config (openai, anthropic, or the deterministic offline `local` generators).
+import type { z } from 'zod';
+
+export type LlmProvider = 'openai' | 'anthropic' | 'local';
+
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest {
+  /** What the caller wants (clean-transcript, title-summary, ...), so the local adapter can do honest work without a model. */
+  task: string;
+  /** Structured input of the task. */
+  input?: Record<string, unknown>;
+  system?: string;
+  messages: LlmMessage[];
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface LlmResult {
+  text: string;
+  model: string;
+  provider: LlmProvider;
+  usage: LlmUsage;
+  costUsd: number;
+  latencyMs: number;
+}
+
+export interface CallContext {
+  userId?: string | null;
+  /** The product feature that asked (story-conversion, ai:grammar, tools:<tool>, ...), for cost tracking. */
+  feature: string;
+  signal?: AbortSignal;
+}
+
+export interface LanguageModel {
+  readonly provider: LlmProvider;
+  readonly model: string;
+  /** Free text answer. */
+  complete(request: LlmRequest, context?: CallContext): Promise<LlmResult>;
+  /** JSON answer validated against `schema`; one repair retry (the invalid answer and the validation errors are sent back), then ProviderError('failed') — never half-parsed data. */
+  completeJson<T>(request: LlmRequest, schema: z.ZodType<T>, context?: CallContext): Promise<LlmResult & { data: T }>;
+}

@@ -1,0 +1,68 @@
+// The one place that decides which adapter serves each capability (issue: "one place (config)"). Apps
+// build their providers here from the platform config; /health reports describeProviders().
+import type { PlatformConfig } from '@story/config';
+import type { Database } from '@story/db';
+import { createEmailDelivery, type EmailDelivery } from './email';
+import { createLanguageModel, type LanguageModel, type LanguageModelConfig } from './llm';
+import { createDbUsageRecorder, type UsageRecorder } from './shared/usage';
+import { createSpeechToText, type SpeechRecognition } from './speech-to-text';
+import { createObjectStorage, type ObjectStorage } from './storage';
+import { createTextToSpeech, type TextToSpeechProviders } from './text-to-speech';
+
+export interface Providers {
+  storage: ObjectStorage;
+  speech: SpeechRecognition;
+  tts: TextToSpeechProviders;
+  llm: LanguageModel;
+  email: EmailDelivery;
+  usage: UsageRecorder;
+}
+
+export interface ProviderSummary {
+  storage: string;
+  speechToText: string[] | 'unavailable';
+  textToSpeech: string[];
+  llm: string;
+  email: string;
+}
+
+export function languageModelConfig(config: PlatformConfig): LanguageModelConfig {
+  const p = config.providers;
+  switch (p.LLM_PROVIDER) {
+    case 'local':
+      return { provider: 'local' };
+    case 'openai':
+      return { provider: 'openai', apiKey: p.OPENAI_API_KEY, baseUrl: p.OPENAI_BASE_URL, model: p.OPENAI_MODEL };
+    case 'anthropic':
+      // The config schema requires ANTHROPIC_API_KEY when LLM_PROVIDER=anthropic.
+      return { provider: 'anthropic', apiKey: p.ANTHROPIC_API_KEY ?? '', baseUrl: p.ANTHROPIC_BASE_URL, model: p.ANTHROPIC_MODEL };
+    default: {
+      const unknown: never = p.LLM_PROVIDER;
+      throw new Error(`Unknown LLM_PROVIDER: ${String(unknown)}`);
+    }
+  }
+}
+
+export function createProviders(config: PlatformConfig, deps: { db: Database; publicBaseUrl: string; onUsageError?: (err: unknown) => void }): Providers {
+  const usage = createDbUsageRecorder(deps.db, deps.onUsageError);
+  const timeoutMs = config.providers.PROVIDER_TIMEOUT_MS;
+  return {
+    usage,
+    storage: createObjectStorage(config.storage, { publicBaseUrl: deps.publicBaseUrl }),
+    speech: createSpeechToText(config.providers, { usage, timeoutMs }),
+    tts: createTextToSpeech(config.providers, { usage, timeoutMs }),
+    llm: createLanguageModel(languageModelConfig(config), { usage, timeoutMs }),
+    email: createEmailDelivery(config.email),
+  };
+}
+
+/** Which adapter serves each capability, for /health and start-up logs. */
+export function describeProviders(providers: Omit<Providers, 'usage'>): ProviderSummary {
+  return {
+    storage: providers.storage.provider,
+    speechToText: providers.speech.available ? providers.speech.providers : 'unavailable',
+    textToSpeech: providers.tts.names,
+    llm: providers.llm.model === providers.llm.provider ? providers.llm.provider : `${providers.llm.provider}:${providers.llm.model}`,
+    email: providers.email.provider,
+  };
+}
