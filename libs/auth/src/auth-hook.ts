@@ -35,9 +35,9 @@ export function registerAuthDecorators(app: FastifyInstance): void {
 export async function resolveCaller(request: FastifyRequest, deps: AuthDeps): Promise<AuthContext | null> {
   const header = request.headers.authorization;
   if (header === undefined) return null;
-  const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header);
-  if (!match) throw unauthorized();
-  const claims = await deps.tokens.verify(match[1]!);
+  const token = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header)?.[1];
+  if (!token) throw unauthorized();
+  const claims = await deps.tokens.verify(token);
   if (!claims) throw unauthorized();
   const session = await deps.sessions.findActive(claims.sid);
   if (!session || session.userId !== claims.sub) throw unauthorized();

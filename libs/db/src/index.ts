@@ -7,3 +7,4 @@ export * from './errors';
 export * from './open';
 export * from './database-url';
 export * from './test-database';
+export * from './rows';

@@ -9,6 +9,7 @@ import {
   authRefreshTokens,
   authSessions,
   isUniqueViolation,
+  one,
   profiles,
   userEmailPreferences,
   userGrammarSettings,
@@ -67,16 +68,18 @@ export function createAuthService({ db, tokens, adminEmails, sessionDays, onLock
   }
 
   async function openSession(tx: DbOrTx, account: { id: string; email: string; role: AccountRole }, meta: ClientMeta): Promise<AuthResult> {
-    const [session] = await tx
-      .insert(authSessions)
-      .values({
-        userId: account.id,
-        userAgent: meta.userAgent?.slice(0, 512) ?? null,
-        ipPrefix: ipPrefix(meta.ip),
-        expiresAt: new Date(Date.now() + sessionDays * 86_400_000),
-      })
-      .returning({ id: authSessions.id });
-    return issue(tx, account, session!.id);
+    const session = one(
+      await tx
+        .insert(authSessions)
+        .values({
+          userId: account.id,
+          userAgent: meta.userAgent?.slice(0, 512) ?? null,
+          ipPrefix: ipPrefix(meta.ip),
+          expiresAt: new Date(Date.now() + sessionDays * 86_400_000),
+        })
+        .returning({ id: authSessions.id }),
+    );
+    return issue(tx, account, session.id);
   }
 
   async function isLocked(email: string): Promise<boolean> {
@@ -115,11 +118,13 @@ export function createAuthService({ db, tokens, adminEmails, sessionDays, onLock
       const role = roleFor(input.email, 'user');
       try {
         return await db.transaction(async (tx) => {
-          const [account] = await tx
-            .insert(accounts)
-            .values({ email: input.email, passwordHash, role, lastSignInAt: new Date() })
-            .returning({ id: accounts.id, email: accounts.email, role: accounts.role });
-          const userId = account!.id;
+          const account = one(
+            await tx
+              .insert(accounts)
+              .values({ email: input.email, passwordHash, role, lastSignInAt: new Date() })
+              .returning({ id: accounts.id, email: accounts.email, role: accounts.role }),
+          );
+          const userId = account.id;
           await tx.insert(profiles).values({ id: userId, fullName: input.fullName ?? null });
           // Every settings row exists from the start, with the spec's defaults.
           await tx.insert(userSettings).values({ userId });
@@ -128,7 +133,7 @@ export function createAuthService({ db, tokens, adminEmails, sessionDays, onLock
           await tx.insert(userPrivacySettings).values({ userId });
           await tx.insert(userVoiceSettings).values({ userId });
           await tx.insert(userEmailPreferences).values({ userId });
-          return openSession(tx, account!, meta);
+          return openSession(tx, account, meta);
         });
       } catch (err) {
         if (isUniqueViolation(err, 'accounts_email_key')) {

@@ -1,7 +1,7 @@
 // Campaigns in the API shape of spec 000 (title, description, recordingCount, conversationCount,
 // createdAt) over the stored shape. Only the caller's campaigns are ever read.
 import { desc, eq, sql } from 'drizzle-orm';
-import { campaigns, type Database } from '@story/db';
+import { campaigns, one, type Database } from '@story/db';
 
 export interface CampaignView {
   id: string;
@@ -49,19 +49,21 @@ export function createCampaignsService({ db }: { db: Database }) {
     },
 
     async create(userId: string, input: CreateCampaignInput): Promise<CampaignView> {
-      const [row] = await db
-        .insert(campaigns)
-        .values({
-          userId,
-          title: input.title,
-          description: input.description ?? null,
-          // The simple create names the storyteller by the campaign title until the flow says more.
-          storytellerName: input.storytellerName ?? input.title,
-          storytellerEmail: input.storytellerEmail ?? null,
-          relationship: input.relationship ?? 'other',
-        })
-        .returning({ id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt });
-      return toView({ ...row!, recordingCount: 0, conversationCount: 0 });
+      const row = one(
+        await db
+          .insert(campaigns)
+          .values({
+            userId,
+            title: input.title,
+            description: input.description ?? null,
+            // The simple create names the storyteller by the campaign title until the flow says more.
+            storytellerName: input.storytellerName ?? input.title,
+            storytellerEmail: input.storytellerEmail ?? null,
+            relationship: input.relationship ?? 'other',
+          })
+          .returning({ id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt }),
+      );
+      return toView({ ...row, recordingCount: 0, conversationCount: 0 });
     },
   };
 }

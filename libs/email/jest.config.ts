@@ -1,0 +1,5 @@
+export default {
+  displayName: 'email',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,224 @@
+// Event-driven automation (spec 001 "Internal automation operations"): an event names templates through
+// their trigger_events and through email_automation_rules; each match becomes one queue row via
+// enqueueTemplate. core-api calls these in-process (CONTRACTS §5); nothing here sends mail.
+import { accounts, type DbOrTx, emailAutomationRules, emailTemplates, profiles } from '@story/db';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { enqueueTemplate } from './enqueue';
+import type { NotificationKind } from './preferences';
+import { MissingVariablesError } from './render';
+
+export interface TriggerEventInput {
+  event: string;
+  user_id: string;
+  template_variables?: Record<string, unknown>;
+  /** Overrides both the template's and the rule's delay. */
+  delay_hours?: number;
+  conditions?: { user_segment?: string };
+  /** Send to this address instead of the account's; the row's user_id is then the account owning it, if any. */
+  to_email?: string;
+  /** Per-kind notification switch to respect; defaults from the event name (EVENT_KINDS). */
+  kind?: NotificationKind;
+  /** Made unique per template as `<key>:<template id>`; a repeated trigger then queues nothing new. */
+  idempotency_key?: string;
+}
+
+export interface TriggerEventResult {
+  queued: number;
+  skipped: { template: string; reason: string }[];
+}
+
+/** The notification switch each known event falls under (non-transactional templates only). */
+export const EVENT_KINDS: Record<string, NotificationKind> = {
+  story_created: 'story_updates',
+  story_reminder: 'story_updates',
+  family_invitation: 'family_invitations',
+  weekly_digest: 'weekly_digest',
+  writing_reminder: 'writing_reminders',
+};
+
+export const USER_SEGMENTS = ['all', 'free', 'paid', 'new_users', 'inactive'] as const;
+
+/** True/false for a known segment, null for an unknown one (the caller skips with a reason). */
+async function inSegment(db: DbOrTx, userId: string, segment: string): Promise<boolean | null> {
+  if (segment === 'all') return true;
+  if (!(USER_SEGMENTS as readonly string[]).includes(segment)) return null;
+  const [row] = await db
+    .select({
+      tier: sql<string>`coalesce(${profiles.subscriptionTier}, 'free')`,
+      isNew: sql<boolean>`${accounts.createdAt} > now() - interval '7 days'`,
+      // Never signed in counts from account creation, so a fresh account is not "inactive".
+      isInactive: sql<boolean>`coalesce(${accounts.lastSignInAt}, ${accounts.createdAt}) < now() - interval '30 days'`,
+    })
+    .from(accounts)
+    .leftJoin(profiles, eq(profiles.id, accounts.id))
+    .where(eq(accounts.id, userId))
+    .limit(1);
+  if (!row) return false;
+  switch (segment) {
+    case 'free':
+      return row.tier === 'free';
+    case 'paid':
+      return row.tier !== 'free';
+    case 'new_users':
+      return row.isNew;
+    default:
+      return row.isInactive;
+  }
+}
+
+/** The first unmet segment condition as a skip reason, or null when all are met. */
+async function segmentRefusal(db: DbOrTx, userId: string, conditions: Record<string, unknown>[]): Promise<string | null> {
+  for (const c of conditions) {
+    const segment = c['user_segment'];
+    if (segment === undefined || segment === null) continue;
+    if (typeof segment !== 'string') return 'unknown_segment';
+    const verdict = await inSegment(db, userId, segment);
+    if (verdict === null) return `unknown_segment:${segment}`;
+    if (!verdict) return `not_in_segment:${segment}`;
+  }
+  return null;
+}
+
+/**
+ * Queue every email an event calls for, in one transaction. Rules run first, highest priority first, with
+ * their conditions and delay; then templates listing the event in trigger_events that no rule already
+ * handled (so a template named both ways is not sent twice). Templates that are the variant of a running
+ * A/B test are skipped here: they go out through their base template's arm split.
+ * A template whose required variables are missing is skipped with reason `missing_variables:...` rather
+ * than failing the whole event (admin-edited templates must not break signup).
+ */
+export async function triggerEvent(db: DbOrTx, input: TriggerEventInput): Promise<TriggerEventResult> {
+  const result: TriggerEventResult = { queued: 0, skipped: [] };
+  const kind = input.kind ?? EVENT_KINDS[input.event];
+  const callerConditions = input.conditions ? [input.conditions as Record<string, unknown>] : [];
+
+  await db.transaction(async (tx) => {
+    let recipientId: string | null = input.user_id;
+    if (input.to_email) {
+      const [owner] = await tx.select({ id: accounts.id }).from(accounts).where(sql`lower(${accounts.email}) = ${input.to_email.trim().toLowerCase()}`).limit(1);
+      recipientId = owner?.id ?? null;
+    }
+
+    const handled = new Set<string>();
+    const enqueue = async (template: { id: string; name: string }, conditions: Record<string, unknown>[], delayHours: number | undefined) => {
+      handled.add(template.id);
+      const refusal = await segmentRefusal(tx, input.user_id, conditions);
+      if (refusal) {
+        result.skipped.push({ template: template.name, reason: refusal });
+        return;
+      }
+      try {
+        const r = await enqueueTemplate(tx, {
+          template: { id: template.id },
+          userId: recipientId,
+          toEmail: input.to_email,
+          variables: input.template_variables ?? {},
+          delayHours,
+          kind,
+          idempotencyKey: input.idempotency_key ? `${input.idempotency_key}:${template.id}` : undefined,
+        });
+        if (r.queued) result.queued++;
+        else result.skipped.push({ template: template.name, reason: r.reason ?? 'not_queued' });
+      } catch (err) {
+        if (!(err instanceof MissingVariablesError)) throw err;
+        result.skipped.push({ template: template.name, reason: `missing_variables:${err.missing.join(',')}` });
+      }
+    };
+
+    const rules = await tx
+      .select({ rule: emailAutomationRules, template: { id: emailTemplates.id, name: emailTemplates.name, isActive: emailTemplates.isActive } })
+      .from(emailAutomationRules)
+      .innerJoin(emailTemplates, eq(emailTemplates.id, emailAutomationRules.templateId))
+      .where(and(eq(emailAutomationRules.event, input.event), eq(emailAutomationRules.isActive, true)))
+      .orderBy(desc(emailAutomationRules.priority), asc(emailAutomationRules.createdAt));
+    for (const { rule, template } of rules) {
+      if (handled.has(template.id)) continue;
+      if (!template.isActive) {
+        handled.add(template.id);
+        result.skipped.push({ template: template.name, reason: 'template_inactive' });
+        continue;
+      }
+      await enqueue(template, [...callerConditions, rule.conditions], input.delay_hours ?? rule.delayHours);
+    }
+
+    const templates = await tx
+      .select({ id: emailTemplates.id, name: emailTemplates.name })
+      .from(emailTemplates)
+      .where(
+        and(
+          eq(emailTemplates.isActive, true),
+          sql`${emailTemplates.triggerEvents} @> array[${input.event}]::text[]`,
+          sql`not exists (select 1 from email_ab_tests ab where ab.variant_template_id = ${emailTemplates.id} and ab.status = 'running')`,
+        ),
+      )
+      .orderBy(asc(emailTemplates.name));
+    for (const template of templates) {
+      if (handled.has(template.id)) continue;
+      await enqueue(template, callerConditions, input.delay_hours);
+    }
+  });
+  return result;
+}
+
+/** Welcome series after signup; variables such as user_name, signup_source, onboarding_url. */
+export function triggerUserSignup(db: DbOrTx, userId: string, variables: Record<string, unknown> = {}): Promise<TriggerEventResult> {
+  return triggerEvent(db, { event: 'user_signup', user_id: userId, template_variables: variables });
+}
+
+export interface StoryReminderData {
+  story_id: string;
+  story_title: string;
+  last_updated: string | Date;
+  /** The link in the email. Without it, built as `<app_url>/stories/<story_id>` when app_url is given. */
+  story_url?: string;
+  app_url?: string;
+  /** Extra template variables, e.g. user_name. */
+  [variable: string]: unknown;
+}
+
+/** Nudge to continue a story; filed under the story_updates switch. */
+export function triggerStoryReminder(db: DbOrTx, userId: string, data: StoryReminderData): Promise<TriggerEventResult> {
+  const { app_url, ...variables } = data;
+  const lastUpdated = data.last_updated instanceof Date ? data.last_updated.toISOString() : data.last_updated;
+  const storyUrl = data.story_url ?? (app_url ? `${app_url.replace(/\/+$/, '')}/stories/${encodeURIComponent(data.story_id)}` : undefined);
+  return triggerEvent(db, {
+    event: 'story_reminder',
+    user_id: userId,
+    kind: 'story_updates',
+    template_variables: { ...variables, last_updated: lastUpdated, ...(storyUrl ? { story_url: storyUrl } : {}) },
+  });
+}
+
+export interface FamilyInvitationData {
+  family_id: string;
+  family_name: string;
+  inviter_name: string;
+  invitation_token: string;
+  /** The invitee's address; without it the email goes to userId's account. */
+  to_email?: string;
+  delay_hours?: number;
+  /** The link in the email. Without it, built as `<app_url>/invite/<token>` when app_url is given. */
+  invitation_url?: string;
+  app_url?: string;
+  /** E.g. `invite:<invitation id>:<send no>`, so a retried request does not email twice. */
+  idempotency_key?: string;
+  [variable: string]: unknown;
+}
+
+/**
+ * Invitation to join a family. userId is the account that triggered it (segments are evaluated on it);
+ * with to_email the recipient is that address (and its account, if one exists).
+ */
+export function triggerFamilyInvitation(db: DbOrTx, userId: string, data: FamilyInvitationData): Promise<TriggerEventResult> {
+  const { to_email, delay_hours, app_url, idempotency_key, ...variables } = data;
+  const invitationUrl = data.invitation_url ?? (app_url ? `${app_url.replace(/\/+$/, '')}/invite/${encodeURIComponent(data.invitation_token)}` : undefined);
+  return triggerEvent(db, {
+    event: 'family_invitation',
+    user_id: userId,
+    to_email,
+    delay_hours,
+    idempotency_key,
+    kind: 'family_invitations',
+    template_variables: { ...variables, ...(invitationUrl ? { invitation_url: invitationUrl } : {}) },
+  });
+}
