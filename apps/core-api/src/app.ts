@@ -64,6 +64,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     db,
     tokens,
     adminEmails: config.adminEmails,
+    appUrl: config.appUrl,
     sessionDays: config.limits.sessionDays,
     onLockout: (email) => app.log.warn({ email }, 'sign-in locked after repeated failures'),
   });

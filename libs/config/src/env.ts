@@ -46,6 +46,7 @@ export const runtimeEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: csv().describe("The application's own origins (comma-separated), allowed with credentials"),
   PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']).describe('Public address of this service, used in links'),
+  APP_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:5173').describe('The web application, for links in emails'),
 });
 
 /** Database: DATABASE_URL, else the embedded server. */

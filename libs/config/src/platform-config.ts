@@ -44,6 +44,7 @@ export interface PlatformConfig {
   logLevel: PlatformEnv['LOG_LEVEL'];
   corsOrigins: string[];
   publicBaseUrl?: string;
+  appUrl: string;
   database: { url?: string; useEmbedded: boolean; embeddedPort: number; poolMax: number };
   storage:
     | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean }
@@ -90,6 +91,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS.length > 0 ? e.CORS_ORIGINS : DEFAULT_ORIGINS,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    appUrl: e.APP_URL.replace(/\/+$/, ''),
     database: { url: e.DATABASE_URL, useEmbedded: !e.DATABASE_URL, embeddedPort: e.EMBEDDED_PG_PORT, poolMax: e.DB_POOL_MAX },
     storage: e.S3_BUCKET
       ? {

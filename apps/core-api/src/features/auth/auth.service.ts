@@ -21,6 +21,7 @@ import {
   type Database,
   type DbOrTx,
 } from '@story/db';
+import { triggerUserSignup } from '@story/email';
 import { AppError } from '@story/http';
 import type { AuthResult } from './auth.schemas';
 
@@ -33,6 +34,8 @@ export interface AuthServiceDeps {
   db: Database;
   tokens: Pick<TokenSigner, 'sign'>;
   adminEmails: readonly string[];
+  /** The web application, for the welcome email's link. */
+  appUrl: string;
   sessionDays: number;
   /** Called when an email reaches the lockout threshold (spec: alert after 5 attempts). */
   onLockout?: (email: string) => void;
@@ -54,7 +57,7 @@ export function ipPrefix(ip: string | undefined): string | null {
 
 const unauthorized = (details?: string) => new AppError('unauthorized', 'Unauthorized', details ? { details } : {});
 
-export function createAuthService({ db, tokens, adminEmails, sessionDays, onLockout }: AuthServiceDeps) {
+export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays, onLockout }: AuthServiceDeps) {
   const roleFor = (email: string, current: AccountRole): AccountRole => (adminEmails.includes(email) ? 'admin' : current);
 
   async function issue(tx: DbOrTx, account: { id: string; email: string; role: AccountRole }, sessionId: string): Promise<AuthResult> {
@@ -133,6 +136,8 @@ export function createAuthService({ db, tokens, adminEmails, sessionDays, onLock
           await tx.insert(userPrivacySettings).values({ userId });
           await tx.insert(userVoiceSettings).values({ userId });
           await tx.insert(userEmailPreferences).values({ userId });
+          // Queued in the same transaction (CONTRACTS §5): no account without its welcome, no welcome without an account.
+          await triggerUserSignup(tx, userId, { user_name: input.fullName?.split(/\s+/)[0] ?? 'there', onboarding_url: `${appUrl}/onboarding` });
           return openSession(tx, account, meta);
         });
       } catch (err) {

@@ -34,6 +34,8 @@ describe('signup', () => {
       const rows = await sql`select 1 from ${sql(table)} where user_id = ${body.user.id}`;
       expect(rows).toHaveLength(1);
     }
+    const [welcome] = await sql`select q.to_email, q.subject, q.status, t.name from email_send_queue q join email_templates t on t.id = q.template_id where q.user_id = ${body.user.id}`;
+    expect(welcome).toEqual({ to_email: email, subject: expect.stringContaining('Welcome, Ada'), status: 'pending', name: 'welcome' });
     const [hash] = await sql`select password_hash from accounts where id = ${body.user.id}`;
     expect(hash!['password_hash']).toMatch(/^\$argon2id\$/);
   });
