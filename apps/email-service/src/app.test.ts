@@ -35,9 +35,18 @@ it('refuses missing and malformed tokens with 401 UNAUTHORIZED', async () => {
 it('reports health with the delivery adapter and sends the security headers', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });
   expect(res.statusCode).toBe(200);
-  expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', providers: { email: 'outbox' } } });
+  expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', providers: { email: 'outbox' }, queue: { pending: 0, processing: 0, stuck: 0, backlog: false } } });
   expect(res.headers['x-frame-options']).toBe('DENY');
   expect(res.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
+});
+
+it('reports stuck and backlogged queue rows in /health', async () => {
+  await t.database.sql`insert into email_send_queue (to_email, subject, html_content, status, scheduled_for)
+    select 'q' || g || '@example.test', 's', 'h', 'pending', now() - interval '2 hours' from generate_series(1, 101) g`;
+  const res = await t.app.inject({ method: 'GET', url: '/health' });
+  expect(res.statusCode).toBe(200);
+  expect(res.json().checks.queue).toEqual({ pending: 101, processing: 0, stuck: 101, backlog: true });
+  await t.database.sql`delete from email_send_queue`;
 });
 
 it('serves its OpenAPI document', async () => {

@@ -1,10 +1,23 @@
 // email-service: shared plumbing, then its features. The queue worker is started by main.ts, not here.
-import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth, sessionRoutes } from '@story/auth';
+import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth, requireRole, sessionRoutes } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createEmailDelivery, type EmailDelivery } from '@story/providers';
 import { createServiceApp, emailErrorRenderer, emailErrorSchema, registerHealth, type App } from '@story/http';
 import type { EmailServiceConfig } from './config';
+import { registerEmailQueueWorker } from './workers';
+import { cronRoutes } from './features/cron';
+import { webhookRoutes } from './features/webhooks';
+import { unsubscribeRoutes } from './features/unsubscribe';
+import { createTemplatesService } from './features/templates/templates.service';
+import { templatesRoutes } from './features/templates/templates.routes';
+import { createAnalyticsService } from './features/analytics/analytics.service';
+import { analyticsRoutes } from './features/analytics/analytics.routes';
+import { readQueueHealth } from './features/analytics/queue-health';
+import { createAbTestsService } from './features/ab-tests/ab-tests.service';
+import { abTestsRoutes } from './features/ab-tests/ab-tests.routes';
+import { createUserEmailsService } from './features/user-emails/user-emails.service';
+import { userEmailsRoutes } from './features/user-emails/user-emails.routes';
 
 export interface EmailServiceDeps {
   database: DbClient;
@@ -14,7 +27,7 @@ export interface EmailServiceDeps {
 
 export async function buildApp({ config, deps }: { config: EmailServiceConfig; deps: EmailServiceDeps }): Promise<App> {
   const { sql } = deps.database;
-  const { app } = await createServiceApp({
+  const { app, rateLimit } = await createServiceApp({
     name: 'email-service',
     logLevel: config.logLevel,
     render: emailErrorRenderer,
@@ -41,12 +54,34 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
         return 'ok';
       },
     },
-    info: () => ({ providers: { email: delivery.provider } }),
+    // Queue health is reported, not failed on: a backlog needs attention, not a restart.
+    info: async () => ({ providers: { email: delivery.provider }, queue: await readQueueHealth(deps.database.db) }),
   });
+
+  // Send pipeline (public routes at the root: cron secret, webhook signature and signed tokens guard them).
+  const emailQueue = registerEmailQueueWorker(app, { config, database: deps.database, delivery });
+  await app.register(cronRoutes({ config, worker: emailQueue }));
+  await app.register(webhookRoutes({ config, database: deps.database }));
+  await app.register(unsubscribeRoutes({ config, database: deps.database }));
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
     await authenticated.register(sessionRoutes(emailErrorSchema), { prefix: '/api/auth' });
+    // Admin email API: role admin only, checked in onRequest so a 403 comes before body validation.
+    await authenticated.register(
+      async (admin) => {
+        admin.addHook('onRequest', requireRole(['admin'], 'Admin access required', 'INSUFFICIENT_PERMISSIONS'));
+        const adminLimit = { rateLimit, perMinute: config.limits.adminPerMinute };
+        await admin.register(templatesRoutes({ templates: createTemplatesService({ db: deps.database.db }), ...adminLimit }));
+        await admin.register(analyticsRoutes({ analytics: createAnalyticsService({ db: deps.database.db }), ...adminLimit }));
+        await admin.register(abTestsRoutes({ abTests: createAbTestsService({ db: deps.database.db }), ...adminLimit }));
+      },
+      { prefix: '/api/admin/email' },
+    );
+    await authenticated.register(
+      userEmailsRoutes({ userEmails: createUserEmailsService({ db: deps.database.db }), rateLimit, perMinute: config.limits.userPerMinute }),
+      { prefix: '/api/user/emails' },
+    );
   });
 
   return app;

@@ -2,5 +2,6 @@
 import { runService } from '@story/http';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { startEmailWorkers } from './workers';
 
-runService({ name: 'email-service', loadConfig: () => loadConfig(), buildApp });
+runService({ name: 'email-service', loadConfig: () => loadConfig(), buildApp, startWorkers: startEmailWorkers });

@@ -18,3 +18,4 @@ export { checkDeliverable, normalizeEmail, suppressAddress, type Deliverability,
 export { MissingVariablesError, escapeHtml, placeholdersIn, renderEmail, renderTemplate, type RenderableTemplate, type RenderedEmail } from './render';
 export { applyUnsubscribe, createUnsubscribeTokens, currentUnsubscribeVersion, unsubscribeHeaders, type UnsubscribePayload, type UnsubscribeTokens } from './unsubscribe';
 export type { EmailCategory } from '@story/db';
+export * from './erasure';

@@ -1,0 +1,175 @@
+// A/B tests (spec 001 "A/B test"): creating one copies the base template into a variant and starts the
+// test in one transaction; listing closes tests past their end date and computes results from the queue.
+import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { AppError } from '@story/http';
+import { emailAbTests, emailSendQueue, emailTemplates, isUniqueViolation, type AbSuccessMetric, type AbTestStatus, type Database } from '@story/db';
+import { templateNotFound, toTemplateView, writeVersion, type TemplateView } from '../templates/templates.service';
+import { abTestResults, type ArmCounts } from './ab-tests.stats';
+
+export interface CreateAbTestInput {
+  base_template_id: string;
+  variant_name: string;
+  variant_display_name?: string | null;
+  variant_subject: string;
+  variant_html: string;
+  variant_text?: string | null;
+  test_percentage: number;
+  test_duration_days: number;
+  success_metric: AbSuccessMetric;
+}
+
+export interface ListAbTestsInput {
+  status?: AbTestStatus;
+  limit: number;
+  offset: number;
+}
+
+type AbTestRow = typeof emailAbTests.$inferSelect;
+
+const summary = (row: AbTestRow) => ({
+  id: row.id,
+  name: row.name,
+  base_template_id: row.baseTemplateId,
+  variant_template_id: row.variantTemplateId,
+  test_percentage: row.testPercentage,
+  success_metric: row.successMetric,
+  status: row.status,
+  start_date: row.startDate.toISOString(),
+  end_date: row.endDate ? row.endDate.toISOString() : null,
+});
+
+const DAY_MS = 86_400_000;
+
+export function createAbTestsService({ db }: { db: Database }) {
+  return {
+    async create(input: CreateAbTestInput, actorId: string | null): Promise<{ ab_test: ReturnType<typeof summary>; base_template: TemplateView; variant_template: TemplateView }> {
+      try {
+        return await db.transaction(async (tx) => {
+          // The row lock serialises concurrent creations on one base, so the running-test check holds.
+          const [base] = await tx.select().from(emailTemplates).where(eq(emailTemplates.id, input.base_template_id)).for('update');
+          if (!base) throw templateNotFound(input.base_template_id);
+          const [running] = await tx
+            .select({ id: emailAbTests.id })
+            .from(emailAbTests)
+            .where(and(eq(emailAbTests.baseTemplateId, base.id), eq(emailAbTests.status, 'running')))
+            .limit(1);
+          if (running) {
+            throw new AppError('conflict', 'A running A/B test already exists for this template', { code: 'AB_TEST_RUNNING', details: { template_id: base.id, ab_test_id: running.id } });
+          }
+          const variantDisplayName = input.variant_display_name?.trim() || input.variant_name;
+          const [variant] = await tx
+            .insert(emailTemplates)
+            .values({
+              name: input.variant_name,
+              displayName: variantDisplayName,
+              description: base.description,
+              category: base.category,
+              subjectTemplate: input.variant_subject,
+              htmlTemplate: input.variant_html,
+              textTemplate: input.variant_text ?? null,
+              availableVariables: base.availableVariables,
+              defaultVariables: base.defaultVariables,
+              requiredVariables: base.requiredVariables,
+              // No trigger events: the variant is reached through the test's split, never triggered directly.
+              triggerEvents: [],
+              sendDelayHours: base.sendDelayHours,
+              maxSendsPerUser: base.maxSendsPerUser,
+              isActive: true,
+              isSystem: false,
+              currentVersion: 1,
+              createdBy: actorId,
+              updatedBy: actorId,
+            })
+            .returning();
+          await writeVersion(tx, variant!, actorId, `A/B variant of ${base.name}`);
+          const start = new Date();
+          const [test] = await tx
+            .insert(emailAbTests)
+            .values({
+              name: `${base.displayName ?? base.name} vs ${variantDisplayName}`,
+              baseTemplateId: base.id,
+              variantTemplateId: variant!.id,
+              testPercentage: input.test_percentage,
+              testDurationDays: input.test_duration_days,
+              successMetric: input.success_metric,
+              status: 'running',
+              startDate: start,
+              endDate: new Date(start.getTime() + input.test_duration_days * DAY_MS),
+              createdBy: actorId,
+            })
+            .returning();
+          return { ab_test: summary(test!), base_template: toTemplateView(base), variant_template: toTemplateView(variant!) };
+        });
+      } catch (err) {
+        if (isUniqueViolation(err, 'email_templates_name_key')) {
+          throw new AppError('conflict', `A template named ${input.variant_name} already exists`, { code: 'CONFLICT', details: { field: 'variant_name', name: input.variant_name } });
+        }
+        throw err;
+      }
+    },
+
+    async list(input: ListAbTestsInput) {
+      // Tests past their end date are closed lazily, on read; no scheduler needed for this one transition.
+      await db
+        .update(emailAbTests)
+        .set({ status: 'completed', updatedAt: new Date() })
+        .where(and(eq(emailAbTests.status, 'running'), lt(emailAbTests.endDate, sql`now()`)));
+
+      const baseT = alias(emailTemplates, 'base_t');
+      const variantT = alias(emailTemplates, 'variant_t');
+      const where = input.status ? eq(emailAbTests.status, input.status) : undefined;
+      const [rows, [totals]] = await Promise.all([
+        db
+          .select({
+            test: emailAbTests,
+            base: { id: baseT.id, name: baseT.name, display_name: baseT.displayName },
+            variant: { id: variantT.id, name: variantT.name, display_name: variantT.displayName },
+          })
+          .from(emailAbTests)
+          .innerJoin(baseT, eq(baseT.id, emailAbTests.baseTemplateId))
+          .innerJoin(variantT, eq(variantT.id, emailAbTests.variantTemplateId))
+          .where(where)
+          .orderBy(desc(emailAbTests.createdAt), emailAbTests.id)
+          .limit(input.limit)
+          .offset(input.offset),
+        db.select({ total: count() }).from(emailAbTests).where(where),
+      ]);
+
+      // One grouped read over the ab_test_id index for the whole page.
+      const ids = rows.map((r) => r.test.id);
+      const arms = ids.length
+        ? await db
+            .select({
+              abTestId: emailSendQueue.abTestId,
+              variant: emailSendQueue.abVariant,
+              sent: sql<number>`count(*) filter (where ${emailSendQueue.status} = 'sent')::int`,
+              opened: sql<number>`count(*) filter (where ${emailSendQueue.status} = 'sent' and ${emailSendQueue.openedAt} is not null)::int`,
+              clicked: sql<number>`count(*) filter (where ${emailSendQueue.status} = 'sent' and ${emailSendQueue.clickedAt} is not null)::int`,
+            })
+            .from(emailSendQueue)
+            .where(inArray(emailSendQueue.abTestId, ids))
+            .groupBy(emailSendQueue.abTestId, emailSendQueue.abVariant)
+        : [];
+      const empty: ArmCounts = { sent: 0, opened: 0, clicked: 0 };
+      const armOf = (id: string, variant: 'base' | 'variant'): ArmCounts => {
+        const a = arms.find((x) => x.abTestId === id && x.variant === variant);
+        return a ? { sent: Number(a.sent), opened: Number(a.opened), clicked: Number(a.clicked) } : empty;
+      };
+
+      return {
+        ab_tests: rows.map(({ test, base, variant }) => ({
+          ...summary(test),
+          test_duration_days: test.testDurationDays,
+          created_at: test.createdAt.toISOString(),
+          base_template: base,
+          variant_template: variant,
+          results: abTestResults(armOf(test.id, 'base'), armOf(test.id, 'variant'), test.successMetric),
+        })),
+        total: Number(totals?.total ?? 0),
+      };
+    },
+  };
+}
+
+export type AbTestsService = ReturnType<typeof createAbTestsService>;

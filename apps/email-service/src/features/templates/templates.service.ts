@@ -1,0 +1,234 @@
+// Email templates (spec 001 "Email template"): list, read, create, update, delete. Every create and update
+// snapshots the new content into email_template_versions in the same transaction, so history never lags.
+import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { AppError } from '@story/http';
+import { emailTemplates, emailTemplateVersions, isUniqueViolation, type Database, type DbOrTx, type EmailCategory } from '@story/db';
+import { placeholdersIn } from '@story/email';
+
+type TemplateRow = typeof emailTemplates.$inferSelect;
+
+export interface TemplateView {
+  id: string;
+  name: string;
+  display_name: string | null;
+  description: string | null;
+  category: string;
+  subject_template: string;
+  html_template: string;
+  text_template: string | null;
+  available_variables: Record<string, string>;
+  default_variables: Record<string, unknown>;
+  required_variables: string[];
+  trigger_events: string[];
+  send_delay_hours: number;
+  max_sends_per_user: number | null;
+  is_active: boolean;
+  is_system: boolean;
+  current_version: number;
+  total_sent: number;
+  total_opened: number;
+  total_clicked: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplateInput {
+  name: string;
+  display_name?: string | null;
+  description?: string | null;
+  category?: EmailCategory;
+  subject_template: string;
+  html_template: string;
+  text_template?: string | null;
+  available_variables?: Record<string, string>;
+  default_variables?: Record<string, unknown>;
+  required_variables?: string[];
+  trigger_events?: string[];
+  send_delay_hours?: number;
+  max_sends_per_user?: number | null;
+  is_active?: boolean;
+}
+
+export interface ListTemplatesInput {
+  category?: string;
+  search?: string;
+  status: 'active' | 'inactive' | 'all';
+  limit: number;
+  offset: number;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** ILIKE pattern matching `term` literally: %, _ and \ in the user's search are not wildcards. */
+export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function toTemplateView(row: TemplateRow): TemplateView {
+  return {
+    id: row.id,
+    name: row.name,
+    display_name: row.displayName,
+    description: row.description,
+    category: row.category,
+    subject_template: row.subjectTemplate,
+    html_template: row.htmlTemplate,
+    text_template: row.textTemplate,
+    available_variables: row.availableVariables,
+    default_variables: row.defaultVariables,
+    required_variables: row.requiredVariables,
+    trigger_events: row.triggerEvents,
+    send_delay_hours: row.sendDelayHours,
+    max_sends_per_user: row.maxSendsPerUser,
+    is_active: row.isActive,
+    is_system: row.isSystem,
+    current_version: row.currentVersion,
+    total_sent: row.totalSent,
+    total_opened: row.totalOpened,
+    total_clicked: row.totalClicked,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export const templateNotFound = (id: string) => new AppError('not_found', 'Template not found', { code: 'TEMPLATE_NOT_FOUND', details: { template_id: id } });
+
+function checkRequiredVariables(input: TemplateInput): void {
+  const used = new Set([input.subject_template, input.html_template, input.text_template ?? ''].flatMap(placeholdersIn));
+  const missing = (input.required_variables ?? []).filter((v) => !used.has(v));
+  if (missing.length) {
+    throw new AppError('validation', `required_variables must appear as {{placeholders}} in the subject, HTML or text: ${missing.join(', ')}`, {
+      field: 'required_variables',
+      details: { field: 'required_variables', missing_placeholders: missing },
+    });
+  }
+}
+
+const duplicateName = (name: string) => new AppError('conflict', `A template named ${name} already exists`, { code: 'CONFLICT', details: { field: 'name', name } });
+
+/** The columns an API body sets; absent optional fields fall back to the column defaults. */
+function contentOf(input: TemplateInput) {
+  return {
+    name: input.name,
+    displayName: input.display_name ?? null,
+    description: input.description ?? null,
+    category: input.category ?? 'transactional',
+    subjectTemplate: input.subject_template,
+    htmlTemplate: input.html_template,
+    textTemplate: input.text_template ?? null,
+    availableVariables: input.available_variables ?? {},
+    defaultVariables: input.default_variables ?? {},
+    requiredVariables: input.required_variables ?? [],
+    triggerEvents: input.trigger_events ?? [],
+    sendDelayHours: input.send_delay_hours ?? 0,
+    maxSendsPerUser: input.max_sends_per_user ?? null,
+    isActive: input.is_active ?? true,
+  } as const;
+}
+
+/** Snapshot a template row as version `row.currentVersion`. */
+export async function writeVersion(tx: DbOrTx, row: TemplateRow, changedBy: string | null, changeNote: string): Promise<void> {
+  await tx.insert(emailTemplateVersions).values({
+    templateId: row.id,
+    version: row.currentVersion,
+    name: row.name,
+    displayName: row.displayName,
+    description: row.description,
+    category: row.category,
+    subjectTemplate: row.subjectTemplate,
+    htmlTemplate: row.htmlTemplate,
+    textTemplate: row.textTemplate,
+    availableVariables: row.availableVariables,
+    defaultVariables: row.defaultVariables,
+    requiredVariables: row.requiredVariables,
+    triggerEvents: row.triggerEvents,
+    sendDelayHours: row.sendDelayHours,
+    maxSendsPerUser: row.maxSendsPerUser,
+    isActive: row.isActive,
+    changedBy,
+    changeNote,
+  });
+}
+
+export function createTemplatesService({ db }: { db: Database }) {
+  async function find(id: string): Promise<TemplateRow> {
+    if (!UUID_RE.test(id)) throw templateNotFound(id);
+    const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.id, id));
+    if (!row) throw templateNotFound(id);
+    return row;
+  }
+
+  return {
+    async list(input: ListTemplatesInput) {
+      const where: SQL[] = [];
+      if (input.category && input.category !== 'all') where.push(eq(emailTemplates.category, input.category as EmailCategory));
+      if (input.status === 'active') where.push(eq(emailTemplates.isActive, true));
+      if (input.status === 'inactive') where.push(eq(emailTemplates.isActive, false));
+      if (input.search?.trim()) {
+        const pattern = likePattern(input.search.trim());
+        where.push(or(ilike(emailTemplates.name, pattern), ilike(emailTemplates.description, pattern))!);
+      }
+      const condition = where.length ? and(...where) : undefined;
+      const [rows, [totals]] = await Promise.all([
+        db.select().from(emailTemplates).where(condition).orderBy(desc(emailTemplates.createdAt), emailTemplates.id).limit(input.limit).offset(input.offset),
+        db.select({ total: count() }).from(emailTemplates).where(condition),
+      ]);
+      const total = Number(totals?.total ?? 0);
+      return {
+        templates: rows.map(toTemplateView),
+        pagination: { total, limit: input.limit, offset: input.offset, hasMore: input.offset + rows.length < total },
+      };
+    },
+
+    async get(id: string): Promise<TemplateView> {
+      return toTemplateView(await find(id));
+    },
+
+    async create(input: TemplateInput, actorId: string | null): Promise<TemplateView> {
+      checkRequiredVariables(input);
+      try {
+        return await db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(emailTemplates)
+            .values({ ...contentOf(input), currentVersion: 1, createdBy: actorId, updatedBy: actorId })
+            .returning();
+          await writeVersion(tx, row!, actorId, 'created');
+          return toTemplateView(row!);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err, 'email_templates_name_key')) throw duplicateName(input.name);
+        throw err;
+      }
+    },
+
+    async update(id: string, input: TemplateInput, actorId: string | null): Promise<TemplateView> {
+      if (!UUID_RE.test(id)) throw templateNotFound(id);
+      checkRequiredVariables(input);
+      try {
+        return await db.transaction(async (tx) => {
+          const [row] = await tx
+            .update(emailTemplates)
+            .set({ ...contentOf(input), currentVersion: sql`${emailTemplates.currentVersion} + 1`, updatedBy: actorId, updatedAt: new Date() })
+            .where(eq(emailTemplates.id, id))
+            .returning();
+          if (!row) throw templateNotFound(id);
+          await writeVersion(tx, row, actorId, 'updated');
+          return toTemplateView(row);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err, 'email_templates_name_key')) throw duplicateName(input.name);
+        throw err;
+      }
+    },
+
+    async remove(id: string): Promise<{ name: string }> {
+      const row = await find(id);
+      if (row.isSystem) {
+        throw new AppError('forbidden', 'System templates cannot be deleted', { code: 'SYSTEM_TEMPLATE', details: { template_id: id } });
+      }
+      // Queue rows keep their rendered copy (template_id set null); versions and rules cascade.
+      await db.delete(emailTemplates).where(and(eq(emailTemplates.id, id), eq(emailTemplates.isSystem, false)));
+      return { name: row.name };
+    },
+  };
+}
+
+export type TemplatesService = ReturnType<typeof createTemplatesService>;

@@ -1,0 +1,294 @@
+// The send-queue worker (CONVENTIONS 9): claims due rows with a lease, looks each one up again, re-checks
+// deliverability, sends it through the EmailDelivery port and checkpoints the outcome in PostgreSQL.
+//
+// Delivery guarantee. A row is sent only by the worker whose id is in locked_by: the claim is one atomic
+// statement, the lease is renewed (and the lock re-checked) right before each send, and every outcome UPDATE
+// is guarded by `locked_by = $worker`. A worker killed mid-batch leaves its rows in 'processing'; once their
+// lease runs out the claim statement hands them to the next worker.
+//
+// At-least-once window. If a worker dies (or loses the database) AFTER the SMTP server accepted a message but
+// BEFORE the success UPDATE commits, the row still looks unsent and is sent again after the lease expires.
+// That window is one SMTP round trip plus one UPDATE per message. Its effect is limited by the Message-ID:
+// it is fixed per row (`<queue-id@sender-domain>`), so the second copy carries the same Message-ID as the
+// first; receiving MTAs and clients that de-duplicate on Message-ID (Gmail, many MDAs) show it once, and
+// webhooks or logs for both copies map back to the same queue row.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type postgres from 'postgres';
+import type { Database, EmailCategory } from '@story/db';
+import { checkDeliverable, createUnsubscribeTokens, currentUnsubscribeVersion, unsubscribeHeaders } from '@story/email';
+import { ProviderError, type EmailDelivery, type EmailMessage } from '@story/providers';
+
+/** Categories a recipient cannot opt out of: no List-Unsubscribe on them. */
+const NON_OPTIONAL_CATEGORIES = new Set<string>(['transactional', 'system']);
+
+export interface BatchResult {
+  claimed: number;
+  sent: number;
+  failed: number;
+  retried: number;
+  skipped: number;
+}
+
+export interface WorkerLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface EmailQueueWorkerOptions {
+  /** Drizzle handle for the @story/email policy checks. */
+  db: Database;
+  /** postgres.js client for the claim and checkpoint statements. */
+  sql: postgres.Sql;
+  delivery: EmailDelivery;
+  /** Default sender, e.g. 'Family Stories <noreply@stories.example>'; its domain names the Message-IDs. */
+  from: string;
+  batchSize: number;
+  maxAttempts: number;
+  leaseSeconds?: number;
+  workerId?: string;
+  /** How many messages of a batch are in flight at once. */
+  concurrency?: number;
+  unsubscribe: { baseUrl: string; secret: string };
+  log?: WorkerLog;
+}
+
+export interface EmailQueueWorker {
+  readonly workerId: string;
+  processBatch(batchSize?: number): Promise<BatchResult>;
+  start(intervalMs: number): void;
+  stop(): Promise<void>;
+}
+
+interface ClaimedRow {
+  id: string;
+  template_id: string | null;
+  user_id: string | null;
+  to_email: string;
+  subject: string;
+  html_content: string;
+  text_content: string | null;
+  category: string | null;
+  attempts: number;
+  max_attempts: number;
+}
+
+const BACKOFF_BASE_SECONDS = 60;
+
+const silentLog: WorkerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The domain of an address like 'Name <a@b.example>' or 'a@b.example'. */
+export function senderDomain(from: string): string {
+  const match = /@([^\s>]+)\s*>?\s*$/.exec(from.trim());
+  return match?.[1]?.toLowerCase() ?? 'localhost';
+}
+
+/** Our words for a failure; nothing of the provider's text is stored. */
+function failureMessage(err: unknown, attempts: number, final: boolean): string {
+  if (err instanceof ProviderError) {
+    if (err.kind === 'rejected_input') return 'Rejected by the mail server';
+    if (err.kind === 'auth') return 'Mail server authentication failed';
+    if (final && err.retryable) return `Mail server unavailable after ${attempts} attempts`;
+    if (err.retryable) return 'Mail server temporarily unavailable';
+    return 'Delivery failed';
+  }
+  return final ? `Delivery failed after ${attempts} attempts` : 'Delivery failed; will retry';
+}
+
+export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQueueWorker {
+  const { sql, delivery } = options;
+  const leaseSeconds = options.leaseSeconds ?? 120;
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const concurrency = Math.max(1, options.concurrency ?? 5);
+  const log = options.log ?? silentLog;
+  const domain = senderDomain(options.from);
+  const tokens = createUnsubscribeTokens(options.unsubscribe.secret);
+
+  /**
+   * One statement claims the batch. The inner SELECT ... FOR UPDATE SKIP LOCKED lets concurrent workers pass
+   * over each other's rows instead of waiting, and PostgreSQL re-evaluates its WHERE on the latest row version
+   * after locking, so a row another worker has just claimed (status 'processing', fresh lease) is never taken
+   * twice. Rows left in 'processing' by a dead worker qualify again once lease_expires_at has passed.
+   */
+  const claim = (limit: number) => sql<ClaimedRow[]>`
+    update email_send_queue
+       set status = 'processing', locked_by = ${workerId}, locked_at = now(),
+           lease_expires_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+     where id in (
+       select id from email_send_queue
+        where (status = 'pending' and scheduled_for <= now() and (next_attempt_at is null or next_attempt_at <= now()))
+           or (status = 'processing' and lease_expires_at < now())
+        order by scheduled_for
+        limit ${limit}
+        for update skip locked)
+    returning id, template_id, user_id, to_email, subject, html_content, text_content, category, attempts, max_attempts`;
+
+  /** Extend the lease just before sending; false when the row is no longer ours (lease expired and reclaimed). */
+  const renewLease = async (id: string) =>
+    (
+      await sql`update email_send_queue set lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
+        where id = ${id} and locked_by = ${workerId} and status = 'processing' returning id`
+    ).length === 1;
+
+  async function buildMessage(row: ClaimedRow): Promise<EmailMessage> {
+    const headers: Record<string, string> = { 'X-Entity-Ref-ID': row.id };
+    const category = row.category ?? 'transactional';
+    if (!NON_OPTIONAL_CATEGORIES.has(category)) {
+      const version = row.user_id ? await currentUnsubscribeVersion(options.db, row.user_id) : 1;
+      const token = tokens.sign({ userId: row.user_id, email: row.to_email, category, version });
+      Object.assign(headers, unsubscribeHeaders(options.unsubscribe.baseUrl, token));
+    }
+    return {
+      from: options.from,
+      to: row.to_email,
+      subject: row.subject,
+      html: row.html_content,
+      ...(row.text_content ? { text: row.text_content } : {}),
+      headers,
+      messageId: `<${row.id}@${domain}>`,
+    };
+  }
+
+  async function markSent(row: ClaimedRow, providerMessageId: string, messageId: string): Promise<boolean> {
+    const write = (pmid: string) =>
+      sql.begin(async (tx) => {
+        const updated = await tx<{ template_id: string | null }[]>`
+          update email_send_queue
+             set status = 'sent', sent_at = now(), provider_message_id = ${pmid}, message_id_header = ${messageId},
+                 attempts = attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+           where id = ${row.id} and locked_by = ${workerId} and status = 'processing'
+          returning template_id`;
+        const templateId = updated[0]?.template_id;
+        if (templateId) {
+          await tx`update email_templates set total_sent = total_sent + 1 where id = ${templateId}`;
+          await tx`insert into email_analytics (template_id, date, sent) values (${templateId}, (now() at time zone 'utc')::date, 1)
+            on conflict (template_id, date) do update set sent = email_analytics.sent + 1, updated_at = now()`;
+        }
+        return updated.length === 1;
+      });
+    try {
+      return await write(providerMessageId);
+    } catch (err) {
+      // provider_message_id is unique; a server that reuses ids must not leave the row stuck in 'processing'.
+      if ((err as { code?: string }).code === '23505' && providerMessageId !== messageId) return write(messageId);
+      throw err;
+    }
+  }
+
+  async function markFailedOrRetry(row: ClaimedRow, err: unknown): Promise<'failed' | 'retried'> {
+    const attempts = row.attempts + 1;
+    const maxAttempts = Math.min(row.max_attempts, options.maxAttempts);
+    const retryable = err instanceof ProviderError ? err.retryable : true;
+    if (retryable && attempts < maxAttempts) {
+      const delay = BACKOFF_BASE_SECONDS * 2 ** row.attempts;
+      await sql`update email_send_queue
+           set status = 'pending', attempts = ${attempts}, next_attempt_at = now() + make_interval(secs => ${delay}),
+               error_message = ${failureMessage(err, attempts, false)}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+         where id = ${row.id} and locked_by = ${workerId} and status = 'processing'`;
+      return 'retried';
+    }
+    await sql.begin(async (tx) => {
+      const updated = await tx<{ template_id: string | null }[]>`update email_send_queue
+           set status = 'failed', attempts = ${attempts}, next_attempt_at = null,
+               error_message = ${failureMessage(err, attempts, true)}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+         where id = ${row.id} and locked_by = ${workerId} and status = 'processing'
+        returning template_id`;
+      const templateId = updated[0]?.template_id;
+      if (templateId) {
+        await tx`insert into email_analytics (template_id, date, failed) values (${templateId}, (now() at time zone 'utc')::date, 1)
+          on conflict (template_id, date) do update set failed = email_analytics.failed + 1, updated_at = now()`;
+      }
+    });
+    return 'failed';
+  }
+
+  async function processRow(row: ClaimedRow, result: BatchResult): Promise<void> {
+    const category = (row.category ?? 'transactional') as EmailCategory;
+    const check = await checkDeliverable(options.db, { userId: row.user_id, email: row.to_email, category });
+    if (!check.allowed) {
+      await sql`update email_send_queue set status = 'cancelled', error_message = ${`Not sent: ${check.reason}`},
+          updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+        where id = ${row.id} and locked_by = ${workerId} and status = 'processing'`;
+      result.skipped += 1;
+      return;
+    }
+    const message = await buildMessage(row);
+    if (!(await renewLease(row.id))) {
+      log.warn({ queueId: row.id, workerId }, 'email lease lost before send; left to its new owner');
+      result.skipped += 1;
+      return;
+    }
+    let sent: Awaited<ReturnType<EmailDelivery['send']>>;
+    try {
+      sent = await delivery.send(message);
+    } catch (err) {
+      const outcome = await markFailedOrRetry(row, err);
+      result[outcome] += 1;
+      log.warn({ queueId: row.id, outcome, kind: err instanceof ProviderError ? err.kind : 'unknown' }, 'email send failed');
+      return;
+    }
+    if (await markSent(row, sent.providerMessageId, sent.messageId)) result.sent += 1;
+    else {
+      // Sent, but the row was reclaimed meanwhile (lease ran out during a very slow send): the at-least-once case.
+      log.warn({ queueId: row.id, workerId }, 'email sent after its lease was lost');
+      result.sent += 1;
+    }
+  }
+
+  async function runBatch(batchSize: number): Promise<BatchResult> {
+    const rows = await claim(batchSize);
+    const result: BatchResult = { claimed: rows.length, sent: 0, failed: 0, retried: 0, skipped: 0 };
+    let next = 0;
+    const lane = async () => {
+      while (next < rows.length) {
+        const row = rows[next++];
+        if (!row) return;
+        try {
+          await processRow(row, result);
+        } catch (err) {
+          // A database error mid-row: the row stays 'processing' and is reclaimed after its lease.
+          log.error({ queueId: row.id, err: err instanceof Error ? err.message : String(err) }, 'email row processing error');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, lane));
+    if (rows.length > 0) log.info({ workerId, ...result }, 'email batch processed');
+    return result;
+  }
+
+  // Batches of one worker run one after another (the timer and the cron route share it), so two batches of
+  // the same worker id never hold the same row.
+  let chain: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+
+  const processBatch = (batchSize = options.batchSize): Promise<BatchResult> => {
+    const run = chain.then(() => runBatch(batchSize));
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  return {
+    workerId,
+    processBatch,
+    start(intervalMs: number) {
+      if (running) return;
+      running = true;
+      const tick = () => {
+        processBatch()
+          .catch((err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'email batch failed'))
+          .finally(() => {
+            if (running) timer = setTimeout(tick, intervalMs);
+          });
+      };
+      timer = setTimeout(tick, 0);
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await chain;
+    },
+  };
+}
