@@ -41,10 +41,18 @@ export function createAnalyticsService({ db }: { db: Database }) {
         sql` and `,
       );
 
-      // The period is the last `period` UTC calendar days, today included.
-      const [main] = (await db.execute(sql`
+      // The period is the last `period` UTC calendar days, today included. Its start is computed here and
+      // passed as a value: hidden in a subquery, the planner guessed a third of the table, scanned all of it
+      // and paid ~180 ms of JIT compilation per call (bench/email/analytics.ts).
+      const today = new Date();
+      today.setUTCHours(0, 0, 0, 0);
+      const since = new Date(today.getTime() - (input.period - 1) * 86_400_000).toISOString();
+      const [main] = (await db.transaction(async (tx) => {
+        // JIT pays off for hour-long reports, not for a dashboard query answered in milliseconds.
+        await tx.execute(sql`set local jit = off`);
+        return tx.execute(sql`
         with bounds as (
-          select (date_trunc('day', now() at time zone 'UTC') - make_interval(days => ${input.period - 1})) at time zone 'UTC' as since
+          select ${since}::timestamptz as since
         ),
         agg as (
           select q.template_id, coalesce(t.category, q.category) as category, (q.created_at at time zone 'UTC')::date as day,
@@ -55,7 +63,7 @@ export function createAnalyticsService({ db }: { db: Database }) {
                  count(*) filter (where q.status = 'failed')::int as failed
           from email_send_queue q
           left join email_templates t on t.id = q.template_id
-          where q.created_at >= (select since from bounds) ${templateFilter} ${categoryFilter}
+          where q.created_at >= ${since}::timestamptz ${templateFilter} ${categoryFilter}
           group by 1, 2, 3
         ),
         days as (
@@ -73,7 +81,8 @@ export function createAnalyticsService({ db }: { db: Database }) {
              from (select template_id, sum(sent) as sent, sum(delivered) as delivered, sum(opened) as opened, sum(clicked) as clicked from agg where template_id is not null group by template_id) x) as per_template,
           (select coalesce(json_agg(json_build_object('category', category, 'sent', sent, 'delivered', delivered, 'opened', opened, 'clicked', clicked)), '[]'::json)
              from (select category, sum(sent) as sent, sum(delivered) as delivered, sum(opened) as opened, sum(clicked) as clicked from agg where category is not null group by category) x) as per_category
-      `)) as unknown as {
+      `);
+      })) as unknown as {
         overall: Record<string, number>;
         daily: { date: string; sent: number; delivered: number; opened: number; clicked: number }[];
         per_template: { template_id: string; sent: number; delivered: number; opened: number; clicked: number }[];
