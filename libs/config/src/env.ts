@@ -97,6 +97,8 @@ export const providersEnv = z.object({
   GOOGLE_SPEECH_API_KEY: optionalString().describe('API key for Cloud Speech-to-Text (instead of a service account)'),
   GOOGLE_CLOUD_PROJECT: optionalString().describe('Google project id (spares the client a metadata-server probe)'),
   GOOGLE_SPEECH_ENDPOINT: optionalString(),
+  GOOGLE_STT_GCS_BUCKET: optionalString().describe('Cloud Storage bucket for recordings of 14 MB or more (long-running recognition)'),
+  GOOGLE_STORAGE_ENDPOINT: optionalUrl(['http:', 'https:']).describe('Cloud Storage endpoint (emulators and tests)'),
   DEEPGRAM_API_KEY: optionalString(),
   DEEPGRAM_BASE_URL: optionalUrl(['http:', 'https:']),
   ELEVENLABS_API_KEY: optionalString(),

@@ -5,7 +5,7 @@ import type { Database } from '@story/db';
 import { createEmailDelivery, type EmailDelivery } from './email';
 import { createLanguageModel, type LanguageModel, type LanguageModelConfig } from './llm';
 import { createDbUsageRecorder, type UsageRecorder } from './shared/usage';
-import { createSpeechToText, type SpeechRecognition } from './speech-to-text';
+import { createGcsUploader, createSpeechToText, type SpeechRecognition } from './speech-to-text';
 import { createObjectStorage, type ObjectStorage } from './storage';
 import { createTextToSpeech, type TextToSpeechProviders } from './text-to-speech';
 
@@ -49,7 +49,19 @@ export function createProviders(config: PlatformConfig, deps: { db: Database; pu
   return {
     usage,
     storage: createObjectStorage(config.storage, { publicBaseUrl: deps.publicBaseUrl }),
-    speech: createSpeechToText(config.providers, { usage, timeoutMs }),
+    speech: createSpeechToText(config.providers, {
+      usage,
+      timeoutMs,
+      // Google reads media of 14 MB or more from Cloud Storage; without a bucket such media goes to the fallback.
+      googleGcsUri: config.providers.GOOGLE_STT_GCS_BUCKET
+        ? createGcsUploader({
+            bucket: config.providers.GOOGLE_STT_GCS_BUCKET,
+            keyFilename: config.providers.GOOGLE_APPLICATION_CREDENTIALS,
+            projectId: config.providers.GOOGLE_CLOUD_PROJECT,
+            apiEndpoint: config.providers.GOOGLE_STORAGE_ENDPOINT,
+          })
+        : undefined,
+    }),
     tts: createTextToSpeech(config.providers, { usage, timeoutMs }),
     llm: createLanguageModel(languageModelConfig(config), { usage, timeoutMs }),
     email: createEmailDelivery(config.email),

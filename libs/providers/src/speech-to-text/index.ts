@@ -12,6 +12,7 @@ export * from './chooser';
 export { createGoogleSpeechToText, googleEncodingFor, GOOGLE_INLINE_LIMIT_BYTES, type GoogleSpeechConfig } from './google.adapter';
 export { createDeepgramSpeechToText, type DeepgramSpeechConfig } from './deepgram.adapter';
 export { STT_PRICE_PER_MINUTE_USD, sttCostUsd } from './stt-pricing';
+export { createGcsUploader, type GcsUploadConfig } from './gcs-upload';
 
 export interface SpeechToTextConfig {
   STT_PRIMARY: 'google' | 'none';
