@@ -1,7 +1,7 @@
 // Who may receive what. One decision function used at enqueue and again by the worker at send time,
 // because preferences and suppressions can change while a row waits in the queue.
-import { accounts, type DbOrTx, type EmailCategory, emailSuppressions, type SuppressionReason, userEmailPreferences, userNotificationSettings } from '@story/db';
-import { eq, sql } from 'drizzle-orm';
+import { accounts, type DbOrTx, type EmailCategory, emailSuppressions, type SuppressionReason, userEmailPreferences } from '@story/db';
+import { sql } from 'drizzle-orm';
 
 /** Per-kind switches of user_notification_settings that a non-transactional email can be filed under. */
 export type NotificationKind = 'story_updates' | 'family_invitations' | 'weekly_digest' | 'writing_reminders';
@@ -37,32 +37,53 @@ async function accountIdByEmail(db: DbOrTx, email: string): Promise<string | nul
  */
 export async function checkDeliverable(db: DbOrTx, q: DeliverabilityQuery): Promise<Deliverability> {
   const email = normalizeEmail(q.email);
-  const [suppressed] = await db.select({ reason: emailSuppressions.reason }).from(emailSuppressions).where(eq(emailSuppressions.email, email)).limit(1);
-  if (suppressed) return { allowed: false, reason: `suppressed:${suppressed.reason}` };
-
-  const userId = q.userId ?? (await accountIdByEmail(db, email));
-  if (!userId) return { allowed: true };
-
-  const [prefs] = await db.select().from(userEmailPreferences).where(eq(userEmailPreferences.userId, userId)).limit(1);
-  if (prefs?.suppressedAt) return { allowed: false, reason: `suppressed:${prefs.suppressionReason ?? 'manual'}` };
+  // One round trip for everything the decision reads (the queue worker asks this for every email it sends):
+  // the address's suppression, the account (given, or found by address), its preferences and its settings.
+  const rows = (await db.execute(sql`
+    select (select reason from email_suppressions where email = ${email} limit 1) as suppressed_reason,
+           a.id as user_id, p.suppressed_at, p.suppression_reason, p.unsubscribed_all, p.unsubscribed_categories,
+           s.email_enabled, s.marketing_emails, s.story_updates, s.family_invitations, s.weekly_digest, s.writing_reminders
+      from (select coalesce(${q.userId ?? null}::uuid, (select id from accounts where lower(email) = ${email} limit 1)) as id) a
+      left join user_email_preferences p on p.user_id = a.id
+      left join user_notification_settings s on s.user_id = a.id`)) as unknown as DeliverabilityRow[];
+  const row = rows[0];
+  if (row?.suppressed_reason) return { allowed: false, reason: `suppressed:${row.suppressed_reason}` };
+  if (!row?.user_id) return { allowed: true };
+  if (row.suppressed_at) return { allowed: false, reason: `suppressed:${row.suppression_reason ?? 'manual'}` };
   if (ALWAYS_SENT.includes(q.category)) return { allowed: true };
 
-  const [settings] = await db.select().from(userNotificationSettings).where(eq(userNotificationSettings.userId, userId)).limit(1);
-  if (settings && !settings.emailEnabled) return { allowed: false, reason: 'email_disabled' };
-  if (prefs?.unsubscribedAll) return { allowed: false, reason: 'unsubscribed_all' };
-  if (prefs?.unsubscribedCategories.includes(q.category)) return { allowed: false, reason: `unsubscribed:${q.category}` };
+  // A missing settings row means the defaults (email on, marketing off, kinds on).
+  const hasSettings = row.email_enabled !== null;
+  if (hasSettings && !row.email_enabled) return { allowed: false, reason: 'email_disabled' };
+  if (row.unsubscribed_all) return { allowed: false, reason: 'unsubscribed_all' };
+  if (row.unsubscribed_categories?.includes(q.category)) return { allowed: false, reason: `unsubscribed:${q.category}` };
   // marketing_emails defaults to false: marketing needs an explicit opt-in, also when no settings row exists yet.
-  if (q.category === 'marketing' && !(settings?.marketingEmails ?? false)) return { allowed: false, reason: 'marketing_opt_out' };
-  if (q.kind && settings) {
+  if (q.category === 'marketing' && !(row.marketing_emails ?? false)) return { allowed: false, reason: 'marketing_opt_out' };
+  if (q.kind && hasSettings) {
     const on = {
-      story_updates: settings.storyUpdates,
-      family_invitations: settings.familyInvitations,
-      weekly_digest: settings.weeklyDigest,
-      writing_reminders: settings.writingReminders,
+      story_updates: row.story_updates,
+      family_invitations: row.family_invitations,
+      weekly_digest: row.weekly_digest,
+      writing_reminders: row.writing_reminders,
     }[q.kind];
     if (!on) return { allowed: false, reason: `kind_disabled:${q.kind}` };
   }
   return { allowed: true };
+}
+
+interface DeliverabilityRow {
+  suppressed_reason: string | null;
+  user_id: string | null;
+  suppressed_at: string | Date | null;
+  suppression_reason: string | null;
+  unsubscribed_all: boolean | null;
+  unsubscribed_categories: string[] | null;
+  email_enabled: boolean | null;
+  marketing_emails: boolean | null;
+  story_updates: boolean | null;
+  family_invitations: boolean | null;
+  weekly_digest: boolean | null;
+  writing_reminders: boolean | null;
 }
 
 export interface SuppressInput {

@@ -125,7 +125,7 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     returning id, template_id, user_id, to_email, subject, html_content, text_content, category, attempts, max_attempts`;
 
   /** Extend the lease just before sending; false when the row is no longer ours (lease expired and reclaimed). */
-  const renewLease = async (id: string) =>
+  const extendLease = async (id: string) =>
     (
       await sql`update email_send_queue set lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
         where id = ${id} and locked_by = ${workerId} and status = 'processing' returning id`
@@ -151,22 +151,28 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
   }
 
   async function markSent(row: ClaimedRow, providerMessageId: string, messageId: string): Promise<boolean> {
-    const write = (pmid: string) =>
-      sql.begin(async (tx) => {
-        const updated = await tx<{ template_id: string | null }[]>`
+    // One statement, so one round trip and atomic: data-modifying CTEs all run, and the counters move only
+    // when this worker still held the row (the guarded update returned it).
+    const write = async (pmid: string) => {
+      const [result] = await sql<{ updated: number }[]>`
+        with done as (
           update email_send_queue
              set status = 'sent', sent_at = now(), provider_message_id = ${pmid}, message_id_header = ${messageId},
                  attempts = attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
            where id = ${row.id} and locked_by = ${workerId} and status = 'processing'
-          returning template_id`;
-        const templateId = updated[0]?.template_id;
-        if (templateId) {
-          await tx`update email_templates set total_sent = total_sent + 1 where id = ${templateId}`;
-          await tx`insert into email_analytics (template_id, date, sent) values (${templateId}, (now() at time zone 'utc')::date, 1)
-            on conflict (template_id, date) do update set sent = email_analytics.sent + 1, updated_at = now()`;
-        }
-        return updated.length === 1;
-      });
+          returning template_id
+        ),
+        template_total as (
+          update email_templates set total_sent = total_sent + 1 where id = (select template_id from done)
+        ),
+        day_total as (
+          insert into email_analytics (template_id, date, sent)
+          select template_id, (now() at time zone 'utc')::date, 1 from done where template_id is not null
+          on conflict (template_id, date) do update set sent = email_analytics.sent + 1, updated_at = now()
+        )
+        select count(*)::int as updated from done`;
+      return result?.updated === 1;
+    };
     try {
       return await write(providerMessageId);
     } catch (err) {
@@ -203,7 +209,7 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     return 'failed';
   }
 
-  async function processRow(row: ClaimedRow, result: BatchResult): Promise<void> {
+  async function processRow(row: ClaimedRow, result: BatchResult, claimedAt: number): Promise<void> {
     const category = (row.category ?? 'transactional') as EmailCategory;
     const check = await checkDeliverable(options.db, { userId: row.user_id, email: row.to_email, category });
     if (!check.allowed) {
@@ -214,7 +220,8 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
       return;
     }
     const message = await buildMessage(row);
-    if (!(await renewLease(row.id))) {
+    // Within the first third of the lease nobody can have reclaimed the row: skip the round trip.
+    if (Date.now() - claimedAt > (leaseSeconds * 1000) / 3 && !(await extendLease(row.id))) {
       log.warn({ queueId: row.id, workerId }, 'email lease lost before send; left to its new owner');
       result.skipped += 1;
       return;
@@ -237,6 +244,8 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
   }
 
   async function runBatch(batchSize: number): Promise<BatchResult> {
+    // Taken before the claim, so the lease is never older than this says.
+    const claimedAt = Date.now();
     const rows = await claim(batchSize);
     const result: BatchResult = { claimed: rows.length, sent: 0, failed: 0, retried: 0, skipped: 0 };
     let next = 0;
@@ -245,7 +254,7 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
         const row = rows[next++];
         if (!row) return;
         try {
-          await processRow(row, result);
+          await processRow(row, result, claimedAt);
         } catch (err) {
           // A database error mid-row: the row stays 'processing' and is reclaimed after its lease.
           log.error({ queueId: row.id, err: err instanceof Error ? err.message : String(err) }, 'email row processing error');
