@@ -17,10 +17,10 @@ export interface BenchDatabase {
   server: string;
 }
 
-export async function prepareDatabase(cleanup: Cleanup, say: (line: string) => void): Promise<BenchDatabase> {
+export async function prepareDatabase(cleanup: Cleanup, say: (line: string) => void, prefix = 'bench'): Promise<BenchDatabase> {
   const given = process.env['BENCH_DATABASE_URL'] || process.env['DATABASE_URL'];
   const adminUrl = given ? databaseUrl(given, 'postgres') : await startEmbedded(cleanup, say);
-  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await withAdmin(adminUrl, (sql) => sql.unsafe(`create database "${name}"`));
   const drop = () => withAdmin(adminUrl, (sql) => sql.unsafe(`drop database if exists "${name}" with (force)`));
   // On Ctrl-C the embedded server gets the signal too and may already be going down; its data
