@@ -4,6 +4,11 @@ import { createAuthService } from './features/auth/auth.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { createCampaignsService } from './features/campaigns/campaigns.service';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
+import { createAccessPolicy } from './features/access/access.policy';
+import type { CoreFeatureDeps } from './features/feature-deps';
+import { registerFamilyAndCampaigns } from './features/family.register';
+import { registerRecordingsToStories } from './features/recordings.register';
+import { registerStoriesAndBooks } from './features/stories-books.register';
 import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
@@ -74,6 +79,11 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     authenticated.addHook('onRequest', authHook);
     await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db }) }), { prefix: '/api/campaigns' });
   });
+
+  const features: CoreFeatureDeps = { db, sql, providers, config, rateLimit, access: createAccessPolicy({ sql }), authHook };
+  await registerRecordingsToStories(app, features);
+  await registerStoriesAndBooks(app, features);
+  await registerFamilyAndCampaigns(app, features);
 
   return app;
 }

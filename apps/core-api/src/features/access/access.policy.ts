@@ -1,0 +1,110 @@
+// The one place that decides who may do what with a storyteller's content (spec 000 Authentication 4-5).
+// Every route with an id asks this module; nothing else compares user ids for access.
+//
+// The model: content belongs to an owner account (the campaign owner, the storyteller's keeper). The owner
+// holds campaign_owner over it. Anyone who shares an ACTIVE family group with the owner holds the role of
+// their own membership there (family_contributor or family_viewer; a group owner who is not the content
+// owner counts as contributor). Everyone else has no role and gets 404, never data. Membership is read on
+// every call, so removing a member revokes access at once.
+import type { Sql } from 'postgres';
+import { AppError, notFound } from '@story/http';
+
+export const CONTENT_ROLES = ['campaign_owner', 'family_contributor', 'family_viewer'] as const;
+export type ContentRole = (typeof CONTENT_ROLES)[number];
+
+export const PERMISSIONS = [
+  'view_stories',
+  'create_stories',
+  'edit_stories',
+  'edit_own_stories',
+  'delete_stories',
+  'invite_family',
+  'manage_settings',
+  'create_books',
+  'view_analytics',
+  'comment_on_stories',
+  'upload_photos',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** The spec's table, plus view_stories for every role (a contributor who may edit may also read). */
+export const ROLE_PERMISSIONS: Readonly<Record<ContentRole, ReadonlySet<Permission>>> = {
+  campaign_owner: new Set<Permission>([
+    'view_stories',
+    'create_stories',
+    'edit_stories',
+    'edit_own_stories',
+    'delete_stories',
+    'invite_family',
+    'manage_settings',
+    'create_books',
+    'view_analytics',
+    'comment_on_stories',
+    'upload_photos',
+  ]),
+  family_contributor: new Set<Permission>(['view_stories', 'create_stories', 'edit_own_stories', 'comment_on_stories', 'upload_photos']),
+  family_viewer: new Set<Permission>(['view_stories', 'comment_on_stories']),
+};
+
+const RANK: Record<ContentRole, number> = { campaign_owner: 3, family_contributor: 2, family_viewer: 1 };
+
+/** May `role` do `permission`? For edit_stories, an author holding edit_own_stories may edit their own. */
+export function permits(role: ContentRole | null, permission: Permission, opts: { isAuthor?: boolean } = {}): boolean {
+  if (!role) return false;
+  const granted = ROLE_PERMISSIONS[role];
+  if (granted.has(permission)) return true;
+  return permission === 'edit_stories' && opts.isAuthor === true && granted.has('edit_own_stories');
+}
+
+export interface AccessPolicy {
+  /** The caller's role over content owned by `ownerId`, or null when the caller may not see it at all. */
+  roleFor(callerId: string, ownerId: string): Promise<ContentRole | null>;
+  /** Every owner whose content the caller may see (the caller first), for list queries. */
+  visibleOwners(callerId: string): Promise<string[]>;
+  /**
+   * Throws 404 (naming `what`) when the caller has no role, 403 when the role lacks the permission;
+   * returns the role otherwise.
+   */
+  require(callerId: string, ownerId: string, permission: Permission, what: string, opts?: { isAuthor?: boolean }): Promise<ContentRole>;
+}
+
+export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
+  async function roleFor(callerId: string, ownerId: string): Promise<ContentRole | null> {
+    if (callerId === ownerId) return 'campaign_owner';
+    // Both must be active members of one group; the caller's strongest membership role wins.
+    const rows = await sql<{ role: string }[]>`
+      select mine.role
+        from family_members mine
+        join family_members theirs
+          on theirs.family_group_id = mine.family_group_id
+         and theirs.user_id = ${ownerId} and theirs.status = 'active'
+       where mine.user_id = ${callerId} and mine.status = 'active'`;
+    let best: ContentRole | null = null;
+    for (const { role } of rows) {
+      const mapped: ContentRole = role === 'family_viewer' ? 'family_viewer' : 'family_contributor';
+      if (!best || RANK[mapped] > RANK[best]) best = mapped;
+    }
+    return best;
+  }
+
+  return {
+    roleFor,
+    async visibleOwners(callerId) {
+      const rows = await sql<{ userId: string }[]>`
+        select distinct theirs.user_id as "userId"
+          from family_members mine
+          join family_members theirs
+            on theirs.family_group_id = mine.family_group_id and theirs.status = 'active' and theirs.user_id is not null
+         where mine.user_id = ${callerId} and mine.status = 'active' and theirs.user_id <> ${callerId}`;
+      return [callerId, ...rows.map((r) => r.userId)];
+    },
+    async require(callerId, ownerId, permission, what, opts) {
+      const role = await roleFor(callerId, ownerId);
+      if (!role) throw notFound(what);
+      if (!permits(role, permission, opts)) {
+        throw new AppError('forbidden', `Your role in this family (${role.replace('_', ' ')}) does not allow this`, { details: `needs the ${permission} permission` });
+      }
+      return role;
+    },
+  };
+}

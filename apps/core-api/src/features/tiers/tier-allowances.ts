@@ -1,0 +1,65 @@
+// Tier allowances of spec 000 Limits, enforced with one 403 shape that names the limit and the tier that
+// lifts it. Premium has no values of its own in the spec ("not built into the listed allowances"), so it
+// gets the family tier's allowances rather than inventing numbers.
+import type { Sql } from 'postgres';
+import { AppError } from '@story/http';
+
+export const TIERS = ['free', 'starter', 'family', 'premium'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface Allowances {
+  campaigns: number | null;
+  promptsPerCampaign: number | null;
+  familyMembers: number | null;
+  voiceMinutes: number | null;
+  bookPages: number | null;
+}
+export type AllowanceName = keyof Allowances;
+
+/** null = unlimited. */
+export const TIER_ALLOWANCES: Readonly<Record<Tier, Allowances>> = {
+  free: { campaigns: 1, promptsPerCampaign: 10, familyMembers: 3, voiceMinutes: 30, bookPages: 20 },
+  starter: { campaigns: 3, promptsPerCampaign: 50, familyMembers: 10, voiceMinutes: 180, bookPages: 100 },
+  family: { campaigns: null, promptsPerCampaign: null, familyMembers: 25, voiceMinutes: 600, bookPages: null },
+  premium: { campaigns: null, promptsPerCampaign: null, familyMembers: 25, voiceMinutes: 600, bookPages: null },
+};
+
+const LABEL: Record<AllowanceName, string> = {
+  campaigns: 'campaigns',
+  promptsPerCampaign: 'prompts per campaign',
+  familyMembers: 'family members',
+  voiceMinutes: 'voice minutes',
+  bookPages: 'book pages',
+};
+
+/** The caller's subscription tier (profiles.subscription_tier; free when unknown). */
+export async function tierOf(sql: Sql, userId: string): Promise<Tier> {
+  const [row] = await sql<{ tier: string | null }[]>`select subscription_tier as tier from profiles where id = ${userId}`;
+  const tier = row?.tier ?? 'free';
+  return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'free';
+}
+
+/** The cheapest tier whose allowance admits `total`, if any. */
+export function tierThatLifts(limit: AllowanceName, total: number): Tier | null {
+  for (const tier of TIERS) {
+    const allowed = TIER_ALLOWANCES[tier][limit];
+    if (allowed === null || total <= allowed) return tier;
+  }
+  return null;
+}
+
+/**
+ * Throws 403 when `used + adding` exceeds the tier's allowance. The message names the limit, the tier's
+ * number and the tier that lifts it, so the client can say exactly what to do.
+ */
+export function assertAllowance(tier: Tier, limit: AllowanceName, used: number, adding = 1): void {
+  const allowed = TIER_ALLOWANCES[tier][limit];
+  const total = used + adding;
+  if (allowed === null || total <= allowed) return;
+  const lifts = tierThatLifts(limit, total);
+  const upgrade = lifts ? ` The ${lifts} plan allows ${TIER_ALLOWANCES[lifts][limit] ?? 'unlimited'} ${LABEL[limit]}.` : '';
+  throw new AppError('forbidden', `Your ${tier} plan allows ${allowed} ${LABEL[limit]}.${upgrade}`, {
+    details: `tier limit reached: ${LABEL[limit]} (${used} of ${allowed} used)`,
+    extra: { limit, tier, allowed, used, upgradeTier: lifts },
+  });
+}
