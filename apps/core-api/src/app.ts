@@ -6,6 +6,7 @@ import { createCampaignsService } from './features/campaigns/campaigns.service';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { createAccessPolicy } from './features/access/access.policy';
 import type { CoreFeatureDeps } from './features/feature-deps';
+import { registerConversationsAndSpeech } from './features/conversations.register';
 import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
@@ -82,6 +83,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
 
   const features: CoreFeatureDeps = { db, sql, providers, config, rateLimit, access: createAccessPolicy({ sql }), authHook };
   await registerRecordingsToStories(app, features);
+  await registerConversationsAndSpeech(app, features);
   await registerStoriesAndBooks(app, features);
   await registerFamilyAndCampaigns(app, features);
 
