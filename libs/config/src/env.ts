@@ -58,6 +58,10 @@ export const databaseEnv = z.object({
 
 /** Object storage: S3 when S3_BUCKET is set, else files under $DATA_DIR/storage. */
 export const storageEnv = z.object({
+  STORAGE_DRIVER: z
+    .enum(['s3', 'local', 'none'])
+    .optional()
+    .describe('Object storage: s3 (needs S3_BUCKET), local, or none (media uploads refused with 503, rows kept as upload_failed); default s3 when S3_BUCKET is set, else local'),
   S3_BUCKET: optionalString(),
   S3_ENDPOINT: optionalUrl(['http:', 'https:']),
   S3_REGION: z.string().default('us-east-1'),

@@ -23,6 +23,7 @@ export const platformEnvSchema = runtimeEnv
     need(!!env.S3_BUCKET && !!env.S3_ENDPOINT && !env.S3_ACCESS_KEY_ID, 'S3_ACCESS_KEY_ID', 'is required with S3_ENDPOINT');
     need(!!env.S3_BUCKET && !!env.S3_ENDPOINT && !env.S3_SECRET_ACCESS_KEY, 'S3_SECRET_ACCESS_KEY', 'is required with S3_ENDPOINT');
     need(!env.S3_BUCKET && !!env.S3_ENDPOINT, 'S3_BUCKET', 'is required when S3_ENDPOINT is set');
+    need(env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET, 'S3_BUCKET', 'is required when STORAGE_DRIVER=s3');
     need(
       env.STT_PRIMARY === 'google' && !env.GOOGLE_APPLICATION_CREDENTIALS && !env.GOOGLE_SPEECH_API_KEY && !env.GOOGLE_SPEECH_ENDPOINT,
       'GOOGLE_APPLICATION_CREDENTIALS',
@@ -48,7 +49,8 @@ export interface PlatformConfig {
   database: { url?: string; useEmbedded: boolean; embeddedPort: number; poolMax: number };
   storage:
     | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean }
-    | { driver: 'local'; root: string };
+    | { driver: 'local'; root: string }
+    | { driver: 'none' };
   email: { driver: 'smtp'; smtpUrl: string; from: string } | { driver: 'outbox'; outboxDir: string; from: string };
   rateLimit: { redisUrl?: string; scale: number };
   secrets: { jwtSecret: string; uploadTicketSecret: string; cronSecret?: string; emailWebhookSecret?: string };
@@ -95,17 +97,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
     publicBaseUrl: e.PUBLIC_BASE_URL,
     appUrl: e.APP_URL.replace(/\/+$/, ''),
     database: { url: e.DATABASE_URL, useEmbedded: !e.DATABASE_URL, embeddedPort: e.EMBEDDED_PG_PORT, poolMax: e.DB_POOL_MAX },
-    storage: e.S3_BUCKET
-      ? {
-          driver: 's3',
-          bucket: e.S3_BUCKET,
-          endpoint: e.S3_ENDPOINT,
-          region: e.S3_REGION,
-          accessKeyId: e.S3_ACCESS_KEY_ID,
-          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-          forcePathStyle: e.S3_FORCE_PATH_STYLE,
-        }
-      : { driver: 'local', root: path.join(dataDir, 'storage') },
+    storage: storageConfig(e, dataDir),
     email: e.SMTP_URL
       ? { driver: 'smtp', smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM }
       : { driver: 'outbox', outboxDir: path.join(dataDir, 'outbox'), from: e.EMAIL_FROM },
@@ -139,5 +131,20 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
       ANTHROPIC_MODEL: e.ANTHROPIC_MODEL,
       PROVIDER_TIMEOUT_MS: e.PROVIDER_TIMEOUT_MS,
     },
+  };
+}
+
+/** S3 when S3_BUCKET is set (unless STORAGE_DRIVER says local), files under $DATA_DIR/storage otherwise; none only when asked. */
+function storageConfig(e: PlatformEnv, dataDir: string): PlatformConfig['storage'] {
+  if (e.STORAGE_DRIVER === 'none') return { driver: 'none' };
+  if (!e.S3_BUCKET || e.STORAGE_DRIVER === 'local') return { driver: 'local', root: path.join(dataDir, 'storage') };
+  return {
+    driver: 's3',
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
   };
 }

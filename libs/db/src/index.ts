@@ -8,3 +8,4 @@ export * from './open';
 export * from './database-url';
 export * from './test-database';
 export * from './rows';
+export * from './job-queue';

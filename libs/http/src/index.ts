@@ -11,3 +11,4 @@ export * from './schemas';
 export * from './service';
 export * from './run-service';
 export * from './serializer';
+export * from './media';

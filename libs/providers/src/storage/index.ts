@@ -1,11 +1,13 @@
 // Object storage: one port, an S3 adapter and the local-filesystem default, chosen by config (CONVENTIONS 8).
 import { createLocalStorage } from './local.adapter';
 import { createS3Storage } from './s3.adapter';
+import { createUnconfiguredStorage } from './unconfigured.adapter';
 import type { ObjectStorage } from './storage.port';
 
 export type StorageConfig =
   | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; requestTimeoutMs?: number }
-  | { driver: 'local'; root: string };
+  | { driver: 'local'; root: string }
+  | { driver: 'none' };
 
 /** Build the configured store; `publicBaseUrl` is core-api's public URL, where local direct uploads go. */
 export function createObjectStorage(config: StorageConfig, options: { publicBaseUrl: string }): ObjectStorage {
@@ -16,6 +18,8 @@ export function createObjectStorage(config: StorageConfig, options: { publicBase
     }
     case 'local':
       return createLocalStorage({ root: config.root, publicBaseUrl: options.publicBaseUrl });
+    case 'none':
+      return createUnconfiguredStorage();
     default: {
       const unknown: never = config;
       throw new Error(`Unknown storage driver: ${(unknown as { driver: string }).driver}`);
@@ -28,3 +32,4 @@ export * from './keys';
 export { ProviderError, type ProviderErrorKind } from '../provider-error';
 export { createLocalStorage, type LocalStorageConfig } from './local.adapter';
 export { createS3Storage, type S3StorageConfig } from './s3.adapter';
+export { createUnconfiguredStorage, isStorageNotConfigured, StorageNotConfiguredError } from './unconfigured.adapter';

@@ -56,7 +56,7 @@ export interface ListResult {
 }
 
 export interface ObjectStorage {
-  readonly provider: 's3' | 'local';
+  readonly provider: 's3' | 'local' | 'none';
   /** Store `body` under `key`, replacing any object there; readers never see a partial object. */
   put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<{ key: string; size: number; etag?: string }>;
   /** Stream an object or a range of it; a missing key throws ProviderError('not_found'), a range past the end a RangeNotSatisfiableError. */

@@ -1,0 +1,126 @@
+// What an uploaded file really is, how long it plays and what its waveform looks like. The type comes from
+// the bytes (file-type), never only from what the client declared; duration and peaks come from Debian's
+// ffprobe/ffmpeg reading a file on disk (MP4 and M4A keep their index at the end, which a pipe cannot seek to).
+import { spawn } from 'node:child_process';
+import FileType from 'file-type';
+
+export type MediaKind = 'audio' | 'video';
+
+export interface DetectedMedia {
+  /** The stored Content-Type: the declared type when it agrees with the bytes, else the detected one. */
+  mimeType: string;
+  extension: string;
+  mediaType: MediaKind;
+}
+
+/** Containers accepted for recordings (spec 000: webm, mp3, wav, m4a, ogg; video/* passed through). */
+const AUDIO_CONTAINERS: Record<string, string> = { webm: 'audio/webm', mp3: 'audio/mpeg', wav: 'audio/wav', m4a: 'audio/mp4', mp4: 'audio/mp4', ogg: 'audio/ogg', opus: 'audio/ogg', oga: 'audio/ogg', flac: 'audio/flac', aac: 'audio/aac' };
+const VIDEO_CONTAINERS = new Set(['mp4', 'mov', 'webm', 'mkv', 'm4v', '3gp', '3g2', 'avi', 'ogv', 'ogg']);
+
+/** Bytes file-type needs to recognise every container above. */
+export const SNIFF_BYTES = 4100;
+
+const bare = (mime: string | undefined) => (mime ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * Decide the media type from the first bytes. Returns null when the bytes are not an accepted audio or video
+ * container. A declared video/* type is honoured when the container can carry video (phone video is passed
+ * through unchanged); otherwise the bytes decide.
+ */
+export async function detectMedia(head: Buffer, declared?: string): Promise<DetectedMedia | null> {
+  const found = await FileType.fromBuffer(head);
+  if (!found) return null;
+  const ext = found.ext as string;
+  const declaredBare = bare(declared);
+  const canBeVideo = VIDEO_CONTAINERS.has(ext) || found.mime.startsWith('video/');
+  if (canBeVideo && (declaredBare.startsWith('video/') || (!declaredBare.startsWith('audio/') && found.mime.startsWith('video/') && ext !== 'webm' && ext !== 'ogg'))) {
+    // Keep the client's exact video type (codecs included) when it is a video type; QuickTime stays QuickTime.
+    return { mimeType: declaredBare.startsWith('video/') ? declared!.trim() : found.mime, extension: ext === 'qt' ? 'mov' : ext, mediaType: 'video' };
+  }
+  const audioMime = AUDIO_CONTAINERS[ext];
+  if (!audioMime && !found.mime.startsWith('audio/')) return null;
+  const mimeType = declaredBare.startsWith('audio/') ? declared!.trim() : (audioMime ?? found.mime);
+  return { mimeType, extension: ext === 'mp4' ? 'm4a' : ext, mediaType: 'audio' };
+}
+
+export interface ProbeResult {
+  durationSeconds: number | null;
+  hasVideo: boolean;
+}
+
+function run(cmd: string, args: string[], onStdout?: (chunk: Buffer) => void, timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => (onStdout ? onStdout(chunk) : out.push(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-2000)));
+    child.on('error', (e) => (clearTimeout(timer), reject(e)));
+    child.on('close', (code) => (clearTimeout(timer), resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString(), stderr: err })));
+  });
+}
+
+/** Duration and whether a video stream exists; null duration when ffprobe cannot tell (or is not installed). */
+export async function probeMedia(file: string): Promise<ProbeResult> {
+  try {
+    const { code, stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file]);
+    if (code !== 0) return { durationSeconds: null, hasVideo: false };
+    const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string }[] };
+    const duration = Number(parsed.format?.duration);
+    return { durationSeconds: Number.isFinite(duration) && duration >= 0 ? duration : null, hasVideo: !!parsed.streams?.some((s) => s.codec_type === 'video') };
+  } catch {
+    return { durationSeconds: null, hasVideo: false };
+  }
+}
+
+export const WAVEFORM_PEAKS = 100;
+const SAMPLE_RATE = 8000;
+/** 50 ms windows: fine enough for any length, small enough to keep (2 hours = 144,000 numbers). */
+const WINDOW = SAMPLE_RATE / 20;
+
+/** Reduce window maxima to exactly `peaks` numbers in 0..1 (max of each group), rounded to 3 places. */
+export function reducePeaks(windows: number[], peaks = WAVEFORM_PEAKS): number[] {
+  if (windows.length === 0) return [];
+  const out: number[] = [];
+  for (let i = 0; i < peaks; i++) {
+    const from = Math.floor((i * windows.length) / peaks);
+    const to = Math.max(from + 1, Math.floor(((i + 1) * windows.length) / peaks));
+    let max = 0;
+    for (let j = from; j < to && j < windows.length; j++) max = Math.max(max, windows[j]!);
+    out.push(Math.round(Math.min(1, max / 32768) * 1000) / 1000);
+  }
+  return out;
+}
+
+/**
+ * A fixed number of peak amplitudes: ffmpeg decodes to 8 kHz mono 16-bit PCM on stdout, read as it comes
+ * (never held whole), with the maximum of each 50 ms window kept. Null when there is no audio to decode.
+ */
+export async function computeWaveform(file: string, peaks = WAVEFORM_PEAKS): Promise<number[] | null> {
+  const windows: number[] = [];
+  let current = 0;
+  let inWindow = 0;
+  let carry: Buffer | null = null;
+  try {
+    const { code } = await run('ffmpeg', ['-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'], (chunk) => {
+      const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const usable = buf.length - (buf.length % 2);
+      for (let i = 0; i < usable; i += 2) {
+        const v = Math.abs(buf.readInt16LE(i));
+        if (v > current) current = v;
+        if (++inWindow === WINDOW) {
+          windows.push(current);
+          current = 0;
+          inWindow = 0;
+        }
+      }
+      carry = usable < buf.length ? buf.subarray(usable) : null;
+    });
+    if (inWindow > 0) windows.push(current);
+    if (code !== 0 || windows.length === 0) return null;
+    return reducePeaks(windows, peaks);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,256 @@
+// Recordings (spec 000 Recordings and "Recording to story" 1-6): saving an upload with the spec's failure
+// semantics, listing, streaming and deleting. Analysis (duration, waveform) and server transcription run in
+// the durable job `recording.process` right after the row is written, so the upload answers at the speed
+// of the storage write.
+import type { Sql } from 'postgres';
+import { one, type JobQueue } from '@story/db';
+import { AppError, badRequest, notFound } from '@story/http';
+import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
+import type { AccessPolicy } from '../access/access.policy';
+import { assertAllowance, tierOf } from '../tiers/tier-allowances';
+import { detectMedia, type DetectedMedia } from './media-probe';
+
+export const PROCESS_JOB = 'recording.process';
+
+export interface RecordingRow {
+  id: string;
+  userId: string;
+  campaignId: string | null;
+  title: string;
+  description: string | null;
+  transcript: string | null;
+  aiSummary: string | null;
+  durationSeconds: number | null;
+  audioUrl: string | null;
+  storageKey: string | null;
+  mimeType: string | null;
+  waveformData: number[] | null;
+  tags: string[];
+  status: string;
+  mediaType: string;
+  originalFileSizeBytes: number | null;
+  transcriptStatus: string | null;
+  transcriptSource: string | null;
+  transcriptError: string | null;
+  transcriptUpdatedAt: Date | null;
+  storyId: string | null;
+  trialSessionId: string | null;
+  createdAt: Date;
+}
+
+const COLUMNS = (sql: Sql) => sql`
+  id, user_id as "userId", campaign_id as "campaignId", title, description, transcript, ai_summary as "aiSummary",
+  duration_seconds as "durationSeconds", audio_url as "audioUrl", storage_key as "storageKey", mime_type as "mimeType",
+  waveform_data as "waveformData", tags, status, media_type as "mediaType", original_file_size_bytes::float8 as "originalFileSizeBytes",
+  transcript_status as "transcriptStatus", transcript_source as "transcriptSource", transcript_error as "transcriptError",
+  transcript_updated_at as "transcriptUpdatedAt", story_id as "storyId", trial_session_id as "trialSessionId", created_at as "createdAt"`;
+
+export interface NewRecordingFields {
+  title?: string;
+  description?: string;
+  campaignId?: string;
+  transcript?: string;
+  duration?: number;
+  trialSessionId?: string;
+  tags?: string[];
+}
+
+export interface RecordingsServiceDeps {
+  sql: Sql;
+  storage: ObjectStorage;
+  access: AccessPolicy;
+  jobs: JobQueue;
+  /** Prefix of audio_url, e.g. https://api.example (empty: a path on this service). */
+  publicBaseUrl: string;
+}
+
+export function createRecordingsService(deps: RecordingsServiceDeps) {
+  const { sql, storage, access, jobs } = deps;
+  const audioUrlOf = (id: string) => `${deps.publicBaseUrl}/api/recordings/${id}/audio`;
+
+  /** 400 unless the campaign is the caller's own (a recording is filed under one of their campaigns). */
+  async function assertOwnCampaign(userId: string, campaignId: string | undefined) {
+    if (!campaignId) return;
+    const [row] = await sql`select 1 from campaigns where id = ${campaignId} and user_id = ${userId}`;
+    if (!row) throw badRequest('campaignId is not one of your campaigns', { field: 'campaignId' });
+  }
+
+  /** The tier's voice minutes, counted over the caller's stored recordings. */
+  async function assertVoiceMinutes(userId: string, addingSeconds: number | undefined) {
+    const [tier, [used]] = await Promise.all([
+      tierOf(sql, userId),
+      sql<{ seconds: number }[]>`select coalesce(sum(duration_seconds), 0)::int as seconds from recordings where user_id = ${userId} and status = 'completed'`,
+    ]);
+    const usedMinutes = Math.ceil((used?.seconds ?? 0) / 60);
+    assertAllowance(tier, 'voiceMinutes', usedMinutes, Math.ceil((addingSeconds ?? 0) / 60));
+  }
+
+  /** Insert the row and queue its processing in one transaction; a failed insert removes the stored object. */
+  async function insertStored(
+    userId: string,
+    fields: NewRecordingFields,
+    media: { key: string; mimeType: string; mediaType: string; size: number },
+  ): Promise<RecordingRow> {
+    try {
+      return await sql.begin(async (tx) => {
+        const row = one(
+          await tx<RecordingRow[]>`
+            insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, storage_key, mime_type,
+                                    status, media_type, original_file_size_bytes, transcript_status, transcript_source, trial_session_id, tags)
+            values (${userId}, ${fields.campaignId ?? null}, ${fields.title ?? 'Untitled recording'}, ${fields.description ?? null},
+                    ${fields.transcript ?? null}, ${fields.duration === undefined ? null : Math.round(fields.duration)}, ${media.key}, ${media.mimeType},
+                    'completed', ${media.mediaType}, ${media.size}, 'pending', ${fields.transcript ? 'browser' : null}, ${fields.trialSessionId ?? null},
+                    ${fields.tags ?? []})
+            returning ${COLUMNS(tx as unknown as Sql)}`,
+        );
+        const [updated] = await tx<RecordingRow[]>`update recordings set audio_url = ${audioUrlOf(row.id)} where id = ${row.id} returning ${COLUMNS(tx as unknown as Sql)}`;
+        await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: true }, { dedupeKey: `recording:${row.id}` }, tx);
+        return updated!;
+      });
+    } catch (err) {
+      await storage.delete(media.key).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async function visible(callerId: string, id: string): Promise<RecordingRow> {
+    const [row] = await sql<RecordingRow[]>`select ${COLUMNS(sql)} from recordings where id = ${id}`;
+    if (!row) throw notFound('Recording');
+    await access.require(callerId, row.userId, 'view_stories', 'Recording');
+    return row;
+  }
+
+  async function owned(callerId: string, id: string): Promise<RecordingRow> {
+    const row = await visible(callerId, id);
+    if (row.userId !== callerId) throw new AppError('forbidden', 'Only the person who recorded this may change it');
+    return row;
+  }
+
+  return {
+    assertOwnCampaign,
+    assertVoiceMinutes,
+    insertStored,
+    audioUrlOf,
+
+    /**
+     * POST /api/recordings after the multipart body was read (at most 8 MB, so held in memory). Storage that
+     * throws: 502, no row. Storage wholly unconfigured: an upload_failed row and 503.
+     */
+    async saveUpload(userId: string, file: { buffer: Buffer; declaredType?: string }, fields: NewRecordingFields) {
+      if (file.buffer.length === 0) throw badRequest('The audio file is empty', { field: 'audio' });
+      const media: DetectedMedia | null = await detectMedia(file.buffer.subarray(0, 4100), file.declaredType);
+      if (!media) throw badRequest('The uploaded file is not audio or video (webm, mp3, wav, m4a, ogg or video)', { field: 'audio' });
+      await assertOwnCampaign(userId, fields.campaignId);
+      await assertVoiceMinutes(userId, fields.duration);
+
+      const key = newObjectKey(`recordings/${userId}`, media.extension);
+      try {
+        await storage.put(key, file.buffer, { contentType: media.mimeType, contentLength: file.buffer.length });
+      } catch (err) {
+        if (isStorageNotConfigured(err)) {
+          // Kept so the failure is visible in the library; the client still has its local copy to retry.
+          const [row] = await sql<{ id: string }[]>`
+            insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, mime_type, status, media_type,
+                                    original_file_size_bytes, transcript_status, transcript_source, trial_session_id)
+            values (${userId}, ${fields.campaignId ?? null}, ${fields.title ?? 'Untitled recording'}, ${fields.description ?? null}, ${fields.transcript ?? null},
+                    ${fields.duration === undefined ? null : Math.round(fields.duration)}, ${media.mimeType}, 'upload_failed', ${media.mediaType},
+                    ${file.buffer.length}, ${fields.transcript ? 'pending' : null}, ${fields.transcript ? 'browser' : null}, ${fields.trialSessionId ?? null})
+            returning id`;
+          throw new AppError('unavailable', 'Storage is not configured, so the recording could not be saved', {
+            details: 'Keep your local copy and try saving again later.',
+            extra: { status: 'upload_failed', recordingId: row!.id },
+          });
+        }
+        throw new AppError('bad_gateway', 'The recording could not be saved to storage', { details: 'Nothing was saved. Keep your local copy and try saving again.', cause: err });
+      }
+      return insertStored(userId, fields, { key, mimeType: media.mimeType, mediaType: media.mediaType, size: file.buffer.length });
+    },
+
+    async list(userId: string, q: { campaignId?: string; search?: string; tags?: string[]; limit: number }) {
+      const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+      return sql<RecordingRow[]>`
+        select ${COLUMNS(sql)} from recordings
+         where user_id = ${userId}
+           ${q.campaignId ? sql`and campaign_id = ${q.campaignId}` : sql``}
+           ${pattern ? sql`and (title ilike ${pattern} or transcript ilike ${pattern})` : sql``}
+           ${q.tags && q.tags.length > 0 ? sql`and tags && ${q.tags}::text[]` : sql``}
+         order by created_at desc
+         limit ${q.limit}`;
+    },
+
+    get: visible,
+
+    async remove(userId: string, id: string) {
+      const row = await owned(userId, id);
+      await sql`delete from recordings where id = ${row.id}`;
+      // The row goes first: a media object without a row is invisible and harmless; the reverse is a broken page.
+      if (row.storageKey) await storage.delete(row.storageKey).catch(() => undefined);
+      return { success: true, id: row.id };
+    },
+
+    /** The stored media, streamed (a range when asked): 404 for a missing object, 416 for a bad range. */
+    async media(callerId: string, id: string, range?: ByteRange): Promise<{ row: RecordingRow; object: StoredObject }> {
+      const row = await visible(callerId, id);
+      if (!row.storageKey) throw notFound('Recording media');
+      try {
+        return { row, object: await storage.get(row.storageKey, range) };
+      } catch (err) {
+        if (isRangeNotSatisfiable(err)) throw new AppError('range_not_satisfiable', 'The requested range is not satisfiable', {
+            headers: row.originalFileSizeBytes === null ? undefined : { 'Content-Range': `bytes */${row.originalFileSizeBytes}` },
+          });
+        if (err instanceof ProviderError && err.kind === 'not_found') throw notFound('Recording media');
+        throw new AppError('bad_gateway', 'The recording could not be read from storage', { cause: err });
+      }
+    },
+
+    async waveform(callerId: string, id: string) {
+      const row = await visible(callerId, id);
+      return { waveform: row.waveformData ?? [], duration: row.durationSeconds ?? 0 };
+    },
+
+    async stats(userId: string) {
+      const [row] = await sql<Record<string, number>[]>`
+        select count(*)::int as "totalRecordings",
+               coalesce(sum(duration_seconds), 0)::int as "totalDurationSeconds",
+               coalesce(sum(original_file_size_bytes), 0)::float8 as "totalSizeBytes",
+               count(*) filter (where media_type = 'video')::int as "videoCount",
+               count(*) filter (where media_type = 'audio')::int as "audioCount",
+               count(*) filter (where transcript_status = 'done')::int as "transcribedCount",
+               count(*) filter (where transcript_status in ('pending', 'processing'))::int as "transcribingCount",
+               count(*) filter (where transcript_status = 'failed')::int as "transcriptionFailedCount",
+               count(*) filter (where story_id is not null)::int as "convertedCount",
+               count(*) filter (where status = 'upload_failed')::int as "uploadFailedCount"
+          from recordings where user_id = ${userId}`;
+      const tier = await tierOf(sql, userId);
+      const usedMinutes = Math.ceil((row?.['totalDurationSeconds'] ?? 0) / 60);
+      return { stats: { ...row, voiceMinutesUsed: usedMinutes, tier } };
+    },
+
+    async tags(userId: string) {
+      const rows = await sql<{ tag: string }[]>`select distinct unnest(tags) as tag from recordings where user_id = ${userId} order by 1`;
+      return { tags: rows.map((r) => r.tag) };
+    },
+
+    async setTags(userId: string, id: string, tags: string[]) {
+      const row = await owned(userId, id);
+      const [updated] = await sql<RecordingRow[]>`update recordings set tags = ${tags}, updated_at = now() where id = ${row.id} returning ${COLUMNS(sql)}`;
+      return updated!;
+    },
+
+    /** POST /api/recordings/[id]/transcribe: queue server transcription again (retry after a failure). */
+    async queueTranscription(userId: string, id: string) {
+      const row = await owned(userId, id);
+      if (!row.storageKey || row.status !== 'completed') throw new AppError('conflict', 'This recording has no stored media to transcribe', { code: 'no_media' });
+      return sql.begin(async (tx) => {
+        const jobId = await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: false }, { dedupeKey: `recording:${row.id}` }, tx);
+        const [updated] = await tx<RecordingRow[]>`
+          update recordings set transcript_status = case when transcript_status = 'processing' then 'processing' else 'pending' end,
+                 transcript_error = null, updated_at = now()
+           where id = ${row.id} returning ${COLUMNS(tx as unknown as Sql)}`;
+        return { queued: jobId !== null, alreadyQueued: jobId === null, recording: updated! };
+      });
+    },
+  };
+}
+
+export type RecordingsService = ReturnType<typeof createRecordingsService>;

@@ -1,0 +1,133 @@
+// Direct uploads over 8 MB ("Recording to story" 2, CONTRACTS §6): presign issues a ticket for one
+// server-generated key; the bytes go straight to storage (S3 presigned PUT, or core-api's own local PUT
+// route); register asks storage what arrived and writes the row only for an object of exactly the ticketed
+// size. The server never reads the bytes on this path (the local PUT route streams them through to disk).
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import type { Sql } from 'postgres';
+import { AppError, badRequest, conflict } from '@story/http';
+import { isStorageNotConfigured, newObjectKey, type ObjectStorage } from '@story/providers';
+import type { RecordingsService } from '../recordings/recordings.service';
+import type { TicketSigner } from './upload-ticket';
+
+/** At or below this the multipart route takes the file; above it, direct upload (spec 000 Limits). */
+export const MULTIPART_MAX_BYTES = 8 * 1024 * 1024;
+/** Phone video runs long; a direct upload may be up to 2 GiB (the multipart limit is what the spec fixes). */
+export const DIRECT_MAX_BYTES = 2 * 1024 ** 3;
+export const TICKET_TTL_SECONDS = 60 * 60;
+
+const EXTENSIONS: Record<string, string> = {
+  'audio/webm': 'webm', 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav',
+  'audio/mp4': 'm4a', 'audio/x-m4a': 'm4a', 'audio/m4a': 'm4a', 'audio/aac': 'aac', 'audio/ogg': 'ogg', 'audio/opus': 'ogg', 'audio/flac': 'flac',
+  'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm', 'video/x-matroska': 'mkv', 'video/3gpp': '3gp', 'video/ogg': 'ogv', 'video/x-m4v': 'm4v',
+};
+
+const bareType = (t: string) => t.split(';')[0]!.trim().toLowerCase();
+
+export interface PresignInput {
+  fileName: string;
+  contentType: string;
+  size: number;
+  campaignId?: string;
+}
+
+export interface RegisterInput {
+  key: string;
+  ticket: string;
+  title?: string;
+  campaignId?: string;
+  duration?: number;
+  transcript?: string;
+  mediaType?: 'audio' | 'video';
+}
+
+export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; tickets: TicketSigner; recordings: RecordingsService }) {
+  const { storage, tickets, recordings } = deps;
+
+  function prefixOf(userId: string) {
+    return `recordings/${userId}/`;
+  }
+
+  return {
+    async presign(userId: string, input: PresignInput) {
+      const type = bareType(input.contentType);
+      const ext = EXTENSIONS[type] ?? (type.startsWith('video/') ? 'bin' : undefined);
+      if (!ext) throw badRequest('contentType must be an audio (webm, mp3, wav, m4a, ogg) or video type', { field: 'contentType' });
+      if (input.size > DIRECT_MAX_BYTES) throw new AppError('payload_too_large', `A recording may be at most ${DIRECT_MAX_BYTES} bytes`);
+      await recordings.assertOwnCampaign(userId, input.campaignId);
+      const key = newObjectKey(`recordings/${userId}`, ext);
+      const exp = Math.floor(Date.now() / 1000) + TICKET_TTL_SECONDS;
+      const ticket = tickets.sign({ key, size: input.size, contentType: input.contentType, userId, exp, ...(input.campaignId ? { campaignId: input.campaignId } : {}) });
+      try {
+        const signed = await storage.presignUpload(key, { contentType: input.contentType, contentLength: input.size, expiresInSeconds: TICKET_TTL_SECONDS });
+        // The local PUT route reads the ticket from this header; S3 ignores it (it is not part of the signature).
+        const headers = storage.provider === 'local' ? { ...signed.headers, 'x-upload-ticket': ticket } : signed.headers;
+        return { uploadUrl: signed.url, key, ticket, expiresAt: new Date(exp * 1000).toISOString(), headers, method: 'PUT' as const };
+      } catch (err) {
+        if (isStorageNotConfigured(err)) throw new AppError('unavailable', 'Storage is not configured, so direct uploads are not possible', { extra: { status: 'upload_failed' } });
+        throw new AppError('bad_gateway', 'Storage could not authorise the upload', { cause: err });
+      }
+    },
+
+    /** The local store's PUT /api/uploads/direct/<key>: the ticket is the only credential. */
+    async receiveDirect(ticketToken: string | undefined, key: string, body: Readable, declaredLength: number | undefined) {
+      if (!ticketToken) throw new AppError('forbidden', 'The upload ticket is missing', { code: 'invalid_ticket' });
+      const ticket = tickets.verify(ticketToken);
+      if (ticket.key !== key) throw new AppError('forbidden', 'This ticket is for another object key', { code: 'invalid_ticket' });
+      if (declaredLength !== undefined && declaredLength > ticket.size) throw new AppError('payload_too_large', 'The upload is larger than its ticket allows');
+      let seen = 0;
+      // Count as the bytes pass: more than the ticket allows stops the write and nothing is kept.
+      const limiter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          seen += chunk.length;
+          if (seen > ticket.size) return done(new AppError('payload_too_large', 'The upload is larger than its ticket allows'));
+          done(null, chunk);
+        },
+      });
+      body.on('error', (err) => limiter.destroy(err));
+      try {
+        const stored = await storage.put(key, body.pipe(limiter), { contentType: ticket.contentType });
+        return { key, size: stored.size };
+      } catch (err) {
+        if (seen > ticket.size) throw new AppError('payload_too_large', 'The upload is larger than its ticket allows');
+        if (isStorageNotConfigured(err)) throw new AppError('unavailable', 'Storage is not configured', { extra: { status: 'upload_failed' } });
+        throw new AppError('bad_gateway', 'The upload could not be written to storage', { cause: err });
+      }
+    },
+
+    async register(userId: string, input: RegisterInput) {
+      const ticket = tickets.verify(input.ticket);
+      if (ticket.userId !== userId) throw new AppError('forbidden', 'This upload ticket was issued to someone else', { code: 'invalid_ticket' });
+      if (input.key !== ticket.key || !input.key.startsWith(prefixOf(userId))) {
+        throw new AppError('forbidden', 'The key is not the one this ticket authorises', { code: 'invalid_ticket' });
+      }
+      const campaignId = input.campaignId ?? ticket.campaignId;
+      await recordings.assertOwnCampaign(userId, campaignId);
+      // Registering twice (a retried request) answers with the same row instead of a duplicate.
+      const [existing] = await deps.sql<{ id: string }[]>`select id from recordings where storage_key = ${input.key} and user_id = ${userId}`;
+      if (existing) return { recording: await recordings.get(userId, existing.id), created: false };
+
+      const head = await storage.head(input.key).catch((err: unknown) => {
+        throw new AppError('bad_gateway', 'Storage could not be asked about the upload', { cause: err });
+      });
+      if (!head.exists) throw conflict('Nothing was uploaded under this key', { code: 'upload_missing' });
+      if (head.size !== ticket.size) {
+        throw conflict(`The uploaded object has ${head.size} bytes, the ticket says ${ticket.size}: the upload was cut short`, {
+          code: 'size_mismatch',
+          extra: { code: 'size_mismatch', expected: ticket.size, actual: head.size },
+        });
+      }
+      await recordings.assertVoiceMinutes(userId, input.duration);
+      const type = bareType(ticket.contentType);
+      const mediaType = input.mediaType ?? (type.startsWith('video/') ? 'video' : 'audio');
+      const row = await recordings.insertStored(
+        userId,
+        { title: input.title, campaignId, duration: input.duration, transcript: input.transcript },
+        { key: input.key, mimeType: ticket.contentType, mediaType, size: head.size },
+      );
+      return { recording: row, created: true };
+    },
+  };
+}
+
+export type UploadsService = ReturnType<typeof createUploadsService>;
