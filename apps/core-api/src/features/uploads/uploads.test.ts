@@ -1,0 +1,110 @@
+// Direct uploads: presign -> PUT to the local direct route -> register, and every way a ticket or an
+// upload can be wrong, against real PostgreSQL and real local storage.
+import { createTicketSigner } from './upload-ticket';
+import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
+
+describe('direct uploads', () => {
+  let t: TestContext;
+  let user: SignedUp;
+  const bytes = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(20_000, 7)]);
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    user = await signUp(t.app);
+  });
+  afterAll(() => t.close());
+
+  async function presign(size = bytes.length, contentType = 'audio/wav') {
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'long.wav', contentType, size } });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { uploadUrl: string; key: string; ticket: string; headers: Record<string, string>; expiresAt: string };
+  }
+
+  const put = (p: { uploadUrl: string; headers: Record<string, string> }, body: Buffer) =>
+    t.app.inject({ method: 'PUT', url: new URL(p.uploadUrl).pathname, headers: p.headers, payload: body });
+
+  const rows = async () => Number((await t.database.sql`select count(*)::int as n from recordings`)[0]!['n']);
+
+  it('presigns a server-generated key under the caller, takes the bytes, and registers a row of the ticketed size', async () => {
+    const p = await presign();
+    expect(p.key).toMatch(new RegExp(`^recordings/${user.userId}/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.wav$`));
+    expect(new URL(p.uploadUrl).pathname).toBe(`/api/uploads/direct/${p.key}`);
+    expect((await put(p, bytes)).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket, title: 'Long one', duration: 600 } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().recording).toMatchObject({ title: 'Long one', original_file_size_bytes: bytes.length, duration_seconds: 600, status: 'completed', transcript_status: 'pending' });
+    // Registering again (a retried request) answers with the same row.
+    const again = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket } });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().recording.id).toBe(res.json().recording.id);
+    const [job] = await t.database.sql`select payload from jobs where kind = 'recording.process' and payload->>'recordingId' = ${res.json().recording.id}`;
+    expect(job!['payload']).toMatchObject({ analyze: true });
+  });
+
+  it('refuses a truncated upload with 409 size_mismatch and writes no row', async () => {
+    const p = await presign();
+    await put(p, bytes.subarray(0, 1000));
+    const before = await rows();
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'size_mismatch', expected: bytes.length, actual: 1000 });
+    expect(await rows()).toBe(before);
+  });
+
+  it('refuses registering before anything was uploaded with 409', async () => {
+    const p = await presign();
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('upload_missing');
+  });
+
+  it('refuses an altered ticket, an expired ticket, another key, and another user with 403', async () => {
+    const p = await presign();
+    await put(p, bytes);
+    const [payload, sig] = p.ticket.split('.');
+    const tampered = Buffer.from(payload!, 'base64url').toString().replace(String(bytes.length), '1000');
+    const altered = `${Buffer.from(tampered).toString('base64url')}.${sig}`;
+    const signer = createTicketSigner(t.config.secrets.uploadTicketSecret);
+    const expired = signer.sign({ key: p.key, size: bytes.length, contentType: 'audio/wav', userId: user.userId, exp: Math.floor(Date.now() / 1000) - 1 });
+    const outside = signer.sign({ key: `recordings/someone-else/2026/01/x.wav`, size: bytes.length, contentType: 'audio/wav', userId: user.userId, exp: Math.floor(Date.now() / 1000) + 60 });
+    const other = await signUp(t.app);
+    const cases = [
+      { headers: user.headers, payload: { key: p.key, ticket: altered } },
+      { headers: user.headers, payload: { key: p.key, ticket: expired } },
+      { headers: user.headers, payload: { key: `recordings/${user.userId}/2026/01/other.wav`, ticket: p.ticket } },
+      { headers: user.headers, payload: { key: `recordings/someone-else/2026/01/x.wav`, ticket: outside } },
+      { headers: other.headers, payload: { key: p.key, ticket: p.ticket } },
+    ];
+    const before = await rows();
+    for (const c of cases) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: c.headers, payload: c.payload });
+      expect(res.statusCode).toBe(403);
+    }
+    expect(await rows()).toBe(before);
+  });
+
+  it('the local PUT route needs its ticket, for that key, and refuses more bytes than ticketed', async () => {
+    const p = await presign();
+    const path = new URL(p.uploadUrl).pathname;
+    expect((await t.app.inject({ method: 'PUT', url: path, headers: { 'content-type': 'audio/wav' }, payload: bytes })).statusCode).toBe(403);
+    const other = await presign();
+    expect((await t.app.inject({ method: 'PUT', url: path, headers: other.headers, payload: bytes })).statusCode).toBe(403);
+    const tooMuch = await put(p, Buffer.concat([bytes, Buffer.alloc(10)]));
+    expect(tooMuch.statusCode).toBe(413);
+    const head = await t.database.sql`select 1 from recordings where storage_key = ${p.key}`;
+    expect(head).toHaveLength(0);
+  });
+
+  it('validates presign: type, size, someone else\'s campaign', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a.txt', contentType: 'text/plain', size: 10 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/contentType/);
+    const zero = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a.wav', contentType: 'audio/wav', size: 0 } });
+    expect(zero.statusCode).toBe(400);
+    const other = await signUp(t.app);
+    const campaign = (await t.app.inject({ method: 'POST', url: '/api/campaigns', headers: other.headers, payload: { title: 'Theirs' } })).json();
+    const theirs = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a.wav', contentType: 'audio/wav', size: 10, campaignId: campaign.id } });
+    expect(theirs.statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: '/api/uploads/presign', payload: { fileName: 'a.wav', contentType: 'audio/wav', size: 10 } })).statusCode).toBe(401);
+  });
+});
