@@ -2,5 +2,6 @@
 import { runService } from '@story/http';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { startCoreWorkers } from './workers';
 
-runService({ name: 'core-api', loadConfig: () => loadConfig(), buildApp });
+runService({ name: 'core-api', loadConfig: () => loadConfig(), buildApp, startWorkers: startCoreWorkers });

@@ -3,14 +3,25 @@
 import type { App } from '@story/http';
 import { createJobQueue } from '@story/db';
 import type { CoreFeatureDeps } from './feature-deps';
+import { conversionRoutes } from './conversion/conversion.routes';
+import { createConversionService } from './conversion/conversion.service';
 import { recordingsRoutes } from './recordings/recordings.routes';
 import { createRecordingsService } from './recordings/recordings.service';
 import { createTicketSigner } from './uploads/upload-ticket';
 import { directUploadRoutes, uploadsRoutes } from './uploads/uploads.routes';
 import { createUploadsService } from './uploads/uploads.service';
+import { createRecordingWorker } from '../workers/recording-jobs.worker';
 
-/** Spec 000 Limits: file upload 20 per hour. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The core job worker (recording analysis and transcription); main.ts starts its loop. */
+    coreJobWorker: ReturnType<typeof createRecordingWorker>;
+  }
+}
+
+/** Spec 000 Limits: file upload 20 per hour; story creation (conversion creates one) 10 per minute. */
 const UPLOADS_PER_HOUR = 20;
+const STORIES_PER_MINUTE = 10;
 
 export async function registerRecordingsToStories(app: App, deps: CoreFeatureDeps): Promise<void> {
   const { sql, providers, config, access } = deps;
@@ -18,11 +29,17 @@ export async function registerRecordingsToStories(app: App, deps: CoreFeatureDep
   const recordings = createRecordingsService({ sql, storage: providers.storage, access, jobs, publicBaseUrl: config.publicBaseUrl ?? '' });
   const uploads = createUploadsService({ sql, storage: providers.storage, tickets: createTicketSigner(config.secrets.uploadTicketSecret), recordings });
   const uploadLimit = deps.rateLimit.limit(UPLOADS_PER_HOUR, '1 hour');
+  const worker = createRecordingWorker({ sql, jobs, storage: providers.storage, speech: providers.speech, log: app.log.child({ component: 'core-jobs' }) });
+  app.decorate('coreJobWorker', worker);
+  // preClose runs before every onClose hook: the job in flight finishes while storage and database are open.
+  app.addHook('preClose', async () => worker.stop());
 
   await app.register(directUploadRoutes({ uploads }), { prefix: '/api/uploads/direct' });
   await app.register(async (scope) => {
     scope.addHook('onRequest', deps.authHook);
     await scope.register(recordingsRoutes({ recordings, uploadLimit }), { prefix: '/api/recordings' });
     await scope.register(uploadsRoutes({ uploads, uploadLimit }), { prefix: '/api/uploads' });
+    const conversion = createConversionService({ sql, llm: providers.llm, access });
+    await scope.register(conversionRoutes({ conversion, storyLimit: deps.rateLimit.limit(STORIES_PER_MINUTE, '1 minute') }), { prefix: '/api/stories' });
   });
 }
