@@ -72,7 +72,9 @@ export function extractClaims(text: string): Claim[] {
   const seen = new Set<string>();
   const add = (kind: ClaimKind, t: string) => {
     const key = `${kind}:${t.toLowerCase()}`;
-    if (!seen.has(key)) (seen.add(key), claims.push({ kind, text: t }));
+    if (seen.has(key)) return;
+    seen.add(key);
+    claims.push({ kind, text: t });
   };
   const phrases = capitalisedPhrases(text);
   const midSentence = new Set(phrases.filter((p) => !p.sentenceStart).map((p) => p.phrase.split(/\s+/)[0]));
