@@ -1,8 +1,35 @@
 // Conversations (AI interviewer), POST /api/transcribe and /api/tts/{provider} (issue 4 points 5 and 6).
+// Every route here needs a signed-in caller, so all of them sit in one scope with the auth hook; the
+// multipart plugin is registered in that scope too, with this area's limits (the recordings area
+// registers its own in its own scope).
+import multipart from '@fastify/multipart';
 import type { App } from '@story/http';
+import { createConversationsService } from './conversations/conversations.service';
+import { conversationsRoutes } from './conversations/conversations.routes';
 import type { CoreFeatureDeps } from './feature-deps';
+import { MULTIPART_LIMITS } from './speech/audio-upload';
+import { probeDurationSeconds } from './speech/media-probe';
+import { createSpeechService } from './speech/speech.service';
+import { speechRoutes } from './speech/speech.routes';
 
 export async function registerConversationsAndSpeech(app: App, deps: CoreFeatureDeps): Promise<void> {
-  void app;
-  void deps;
+  const speech = createSpeechService({ speech: deps.providers.speech, tts: deps.providers.tts });
+  const conversations = createConversationsService({
+    db: deps.db,
+    llm: deps.providers.llm,
+    storage: deps.providers.storage,
+    access: deps.access,
+    probeDuration: probeDurationSeconds,
+  });
+
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', deps.authHook);
+    // Registered here unless an enclosing scope already did (its parser is then inherited); the
+    // limits are also passed on every read, so they hold either way.
+    if (!scope.hasContentTypeParser('multipart/form-data')) {
+      await scope.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+    }
+    await scope.register(speechRoutes({ speech, rateLimit: deps.rateLimit }));
+    await scope.register(conversationsRoutes({ conversations, speech, rateLimit: deps.rateLimit }));
+  });
 }

@@ -46,6 +46,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<ContentRole, ReadonlySet<Permissi
   family_viewer: new Set<Permission>(['view_stories', 'comment_on_stories']),
 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const RANK: Record<ContentRole, number> = { campaign_owner: 3, family_contributor: 2, family_viewer: 1 };
 
 /** May `role` do `permission`? For edit_stories, an author holding edit_own_stories may edit their own. */
@@ -66,6 +68,31 @@ export interface AccessPolicy {
    * returns the role otherwise.
    */
   require(callerId: string, ownerId: string, permission: Permission, what: string, opts?: { isAuthor?: boolean }): Promise<ContentRole>;
+  /**
+   * The caller's role inside one family group (its owner and campaign owners act as campaign_owner there),
+   * or null unless the caller is an ACTIVE member of it.
+   */
+  groupRoleFor(callerId: string, groupId: string): Promise<ContentRole | null>;
+  /** Like `require`, over a family group: 404 for non-members (removed ones included), 403 for a role without the permission. */
+  requireGroup(callerId: string, groupId: string, permission: Permission, opts?: { isAuthor?: boolean }): Promise<ContentRole>;
+}
+
+/** A membership row's role as a permission role: the group's creator manages it like a campaign owner. */
+export function groupRoleOf(memberRole: string): ContentRole {
+  if (memberRole === 'owner' || memberRole === 'campaign_owner') return 'campaign_owner';
+  return memberRole === 'family_contributor' ? 'family_contributor' : 'family_viewer';
+}
+
+/**
+ * Creator-only resources (a campaign's settings and its create flow): anyone else, family included, gets
+ * the same 404 as a stranger, so the resource's existence does not leak.
+ */
+export function requireCreator(callerId: string, ownerId: string | null | undefined, what: string): void {
+  if (!ownerId || callerId !== ownerId) throw notFound(what);
+}
+
+function refuse(role: ContentRole, permission: Permission): AppError {
+  return new AppError('forbidden', `Your role in this family (${role.replace('_', ' ')}) does not allow this`, { details: `needs the ${permission} permission` });
 }
 
 export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
@@ -87,6 +114,14 @@ export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
     return best;
   }
 
+  async function groupRoleFor(callerId: string, groupId: string): Promise<ContentRole | null> {
+    // A malformed id is simply not a group the caller belongs to (404, not a database error).
+    if (!UUID.test(groupId)) return null;
+    const [row] = await sql<{ role: string }[]>`
+      select role from family_members where family_group_id = ${groupId} and user_id = ${callerId} and status = 'active'`;
+    return row ? groupRoleOf(row.role) : null;
+  }
+
   return {
     roleFor,
     async visibleOwners(callerId) {
@@ -101,9 +136,14 @@ export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
     async require(callerId, ownerId, permission, what, opts) {
       const role = await roleFor(callerId, ownerId);
       if (!role) throw notFound(what);
-      if (!permits(role, permission, opts)) {
-        throw new AppError('forbidden', `Your role in this family (${role.replace('_', ' ')}) does not allow this`, { details: `needs the ${permission} permission` });
-      }
+      if (!permits(role, permission, opts)) throw refuse(role, permission);
+      return role;
+    },
+    groupRoleFor,
+    async requireGroup(callerId, groupId, permission, opts) {
+      const role = await groupRoleFor(callerId, groupId);
+      if (!role) throw notFound('Family group');
+      if (!permits(role, permission, opts)) throw refuse(role, permission);
       return role;
     },
   };

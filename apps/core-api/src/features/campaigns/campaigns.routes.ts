@@ -45,11 +45,11 @@ export const campaignsRoutes =
       {
         schema: {
           operationId: 'createCampaign',
-          summary: 'Create a campaign',
+          summary: "Create a campaign (counts against the tier's campaigns allowance: 403 naming the limit when reached)",
           tags: ['campaigns'],
           security: [{ bearerAuth: [] }],
           body: createBody,
-          response: { 201: campaignView, ...errorResponses(coreErrorSchema, [400, 401, 413, 415, 429] as const) },
+          response: { 201: campaignView, ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429] as const) },
         },
       },
       async (req, reply) => reply.status(201).send(await campaigns.create(callerOf(req).userId, req.body)),

@@ -1,7 +1,10 @@
 // Campaigns in the API shape of spec 000 (title, description, recordingCount, conversationCount,
-// createdAt) over the stored shape. Only the caller's campaigns are ever read.
-import { desc, eq, sql } from 'drizzle-orm';
-import { campaigns, one, type Database } from '@story/db';
+// createdAt) over the stored shape. Only the caller's campaigns are ever read. Creating one counts against
+// the tier's campaigns allowance.
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { campaigns, one, type Database, type DbOrTx } from '@story/db';
+import { notFound } from '@story/http';
+import { assertAllowance, lockTier } from '../tiers/tier-allowances';
 
 export interface CampaignView {
   id: string;
@@ -48,24 +51,47 @@ export function createCampaignsService({ db }: { db: Database }) {
       return rows.map(toView);
     },
 
+    /** One of the caller's campaigns in the API shape (404 for anyone else's). */
+    async get(userId: string, campaignId: string): Promise<CampaignView> {
+      const [row] = await db
+        .select({ id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt, recordingCount, conversationCount })
+        .from(campaigns)
+        .where(and(eq(campaigns.id, campaignId), eq(campaigns.userId, userId)));
+      if (!row) throw notFound('Campaign');
+      return toView(row);
+    },
+
     async create(userId: string, input: CreateCampaignInput): Promise<CampaignView> {
-      const row = one(
-        await db
-          .insert(campaigns)
-          .values({
-            userId,
-            title: input.title,
-            description: input.description ?? null,
-            // The simple create names the storyteller by the campaign title until the flow says more.
-            storytellerName: input.storytellerName ?? input.title,
-            storytellerEmail: input.storytellerEmail ?? null,
-            relationship: input.relationship ?? 'other',
-          })
-          .returning({ id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt }),
-      );
-      return toView({ ...row, recordingCount: 0, conversationCount: 0 });
+      return db.transaction(async (tx) => {
+        await assertCampaignAllowance(tx, userId);
+        const row = one(
+          await tx
+            .insert(campaigns)
+            .values({
+              userId,
+              title: input.title,
+              description: input.description ?? null,
+              // The simple create names the storyteller by the campaign title until the flow says more.
+              storytellerName: input.storytellerName ?? input.title,
+              storytellerEmail: input.storytellerEmail ?? null,
+              relationship: input.relationship ?? 'other',
+            })
+            .returning({ id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt }),
+        );
+        return toView({ ...row, recordingCount: 0, conversationCount: 0 });
+      });
     },
   };
+}
+
+/**
+ * Inside the creating transaction: lock the caller's profile row, then count, so two concurrent creates
+ * cannot both pass the last free slot (the second waits for the first to commit, then counts it).
+ */
+export async function assertCampaignAllowance(tx: DbOrTx, userId: string): Promise<void> {
+  const tier = await lockTier(tx, userId);
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(campaigns).where(eq(campaigns.userId, userId));
+  assertAllowance(tier, 'campaigns', row?.n ?? 0, 1);
 }
 
 export type CampaignsService = ReturnType<typeof createCampaignsService>;

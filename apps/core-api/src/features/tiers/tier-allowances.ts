@@ -2,6 +2,8 @@
 // lifts it. Premium has no values of its own in the spec ("not built into the listed allowances"), so it
 // gets the family tier's allowances rather than inventing numbers.
 import type { Sql } from 'postgres';
+import { eq } from 'drizzle-orm';
+import { profiles, type DbOrTx } from '@story/db';
 import { AppError } from '@story/http';
 
 export const TIERS = ['free', 'starter', 'family', 'premium'] as const;
@@ -35,6 +37,17 @@ const LABEL: Record<AllowanceName, string> = {
 /** The caller's subscription tier (profiles.subscription_tier; free when unknown). */
 export async function tierOf(sql: Sql, userId: string): Promise<Tier> {
   const [row] = await sql<{ tier: string | null }[]>`select subscription_tier as tier from profiles where id = ${userId}`;
+  const tier = row?.tier ?? 'free';
+  return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'free';
+}
+
+/**
+ * Inside a transaction: lock the account's profile row (FOR UPDATE) and return its tier. Every
+ * "count, then add" of an allowance takes this lock first, so two concurrent requests of one account
+ * count one after the other and cannot both slip under the limit.
+ */
+export async function lockTier(tx: DbOrTx, userId: string): Promise<Tier> {
+  const [row] = await tx.select({ tier: profiles.subscriptionTier }).from(profiles).where(eq(profiles.id, userId)).for('update');
   const tier = row?.tier ?? 'free';
   return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'free';
 }

@@ -1,0 +1,216 @@
+// Deterministic readings of what a storyteller said: the people, places, years and themes of their
+// answers (the offline analysis), and how deep the interview went (quality metrics). Everything is
+// counted from the words present, so nothing is invented.
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+/** Capitalised words that are not names: sentence openers, pronouns, titles alone, calendar words. */
+const NOT_NAMES = new Set([
+  'i', "i'm", "i'd", "i've", 'the', 'a', 'an', 'and', 'but', 'so', 'then', 'when', 'we', 'he', 'she', 'they', 'it', 'my', 'our', 'his', 'her',
+  'their', 'there', 'this', 'that', 'in', 'on', 'at', 'after', 'before', 'one', 'oh', 'well', 'yes', 'no', 'what', 'how', 'who', 'why',
+  'where', 'if', 'you', 'your', 'christmas', 'easter', 'god', 'mum', 'mom', 'dad', 'grandma', 'grandpa', 'ok', 'okay', 'every', 'once',
+  'sometimes', 'later', 'now', 'back', 'also', 'because', 'though', 'although', 'anyway', 'just', 'maybe', 'of', 'for', 'with', 'from',
+  ...MONTHS,
+  ...DAYS,
+]);
+const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'aunt', 'uncle', 'auntie', 'father', 'sister', 'brother']);
+const PLACE_BEFORE = new Set(['in', 'at', 'to', 'from', 'near', 'into', 'outside', 'around', 'across', 'through', 'towards', 'toward', 'visited', 'visit', 'left', 'leaving']);
+const PLACE_SUFFIX = /\s(?:Road|Street|St|Lane|Avenue|Ave|Park|Hill|Square|Bridge|Farm|School|Church|Station|Hospital|Bay|Island|River|Lake|Mountains?|Valley|County|Village|City|Town|Beach|Harbou?r|Mill|Market|Hall|College|University)$/;
+
+export interface Mentions {
+  people: string[];
+  places: string[];
+  years: string[];
+}
+
+const stripWord = (w: string) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}'’]+$/gu, '').replace(/['’]s$/u, '');
+
+function sentencesOf(text: string): string[] {
+  return (text.replace(/\s+/g, ' ').trim().match(/[^.!?]+(?:[.!?]+|$)/g) ?? []).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Capitalised phrases with the word before them and whether they open their sentence. */
+function capitalised(text: string): { phrase: string; before: string; opener: boolean }[] {
+  const out: { phrase: string; before: string; opener: boolean }[] = [];
+  for (const sentence of sentencesOf(text)) {
+    const ws = sentence.split(' ');
+    for (let i = 0; i < ws.length; i++) {
+      const first = stripWord(ws[i]);
+      if (!/^\p{Lu}/u.test(first)) continue;
+      const parts = [first];
+      let j = i + 1;
+      // A name ends at punctuation ("Leeds, Harry" is two) or at a word that is not capitalised.
+      while (j < ws.length && !/[,;:]$/.test(ws[j - 1])) {
+        const next = stripWord(ws[j]);
+        if (!/^\p{Lu}/u.test(next) || NOT_NAMES.has(next.toLowerCase())) break;
+        parts.push(next);
+        j++;
+      }
+      let start = 0;
+      while (start < parts.length && NOT_NAMES.has(parts[start].toLowerCase())) start++;
+      const kept = parts.slice(start);
+      const onlyTitle = kept.length === 1 && TITLES.has(kept[0].toLowerCase());
+      if (kept.length > 0 && !onlyTitle && kept.every((p) => p.length > 1)) {
+        const at = i + start;
+        out.push({ phrase: kept.join(' '), before: at > 0 ? stripWord(ws[at - 1]).toLowerCase() : '', opener: at === 0 });
+      }
+      i = j - 1;
+    }
+  }
+  return out;
+}
+
+function uniqueCaseless(list: string[]): string[] {
+  const seen = new Set<string>();
+  return list.filter((x) => {
+    const k = x.toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+export function extractMentions(text: string): Mentions {
+  const phrases = capitalised(text);
+  const midSentence = new Set(phrases.filter((p) => !p.opener).map((p) => p.phrase));
+  const people: string[] = [];
+  const places: string[] = [];
+  for (const p of phrases) {
+    // A sentence opener is capitalised anyway: it counts only when it also appears mid-sentence,
+    // or when a title introduces it ("Mrs Patel", "Uncle Harry").
+    const titled = p.phrase.includes(' ') && TITLES.has(p.phrase.split(' ')[0].toLowerCase());
+    if (p.opener && !titled && !midSentence.has(p.phrase)) continue;
+    if (PLACE_BEFORE.has(p.before) || PLACE_SUFFIX.test(` ${p.phrase}`)) places.push(p.phrase);
+    else people.push(p.phrase);
+  }
+  // Named once as a place ("moved to Leeds"), it is a place everywhere.
+  const placeKeys = new Set(places.map((p) => p.toLowerCase()));
+  const years = [...text.matchAll(/\b(1[6-9]\d\d|20\d\d)s?\b/g)].map((m) => m[0]);
+  return {
+    people: uniqueCaseless(people.filter((p) => !placeKeys.has(p.toLowerCase()))),
+    places: uniqueCaseless(places),
+    years: uniqueCaseless(years),
+  };
+}
+
+/** Words that signal a theme; a word matches with any ending ("marr" matches married, marriage). */
+export const THEME_LEXICON: Record<string, string[]> = {
+  childhood: ['childhood', 'child', 'kid', 'little girl', 'little boy', 'grew up', 'growing up', 'young'],
+  family: ['mother', 'father', 'mum', 'mom', 'dad', 'brother', 'sister', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'famil', 'parent', 'aunt', 'uncle', 'cousin'],
+  'love and marriage': ['marr', 'wedding', 'husband', 'wife', 'sweetheart', 'courting', 'fell in love', 'engaged'],
+  work: ['job', 'work', 'factory', 'office', 'boss', 'career', 'shift', 'wages', 'apprentice'],
+  'war and service': ['war', 'army', 'navy', 'air force', 'soldier', 'enlist', 'evacuat', 'rationing'],
+  school: ['school', 'teacher', 'classroom', 'college', 'university', 'lesson'],
+  home: ['house', 'home', 'kitchen', 'garden', 'bedroom', 'neighbo'],
+  travel: ['travel', 'trip', 'journey', 'train', 'ship', 'abroad', 'holiday', 'vacation', 'emigrat', 'moved to'],
+  faith: ['church', 'chapel', 'pray', 'faith', 'synagogue', 'mosque', 'temple'],
+  'food and cooking': ['cook', 'bake', 'baking', 'recipe', 'dinner', 'bread', 'cake', 'supper'],
+  'music and fun': ['music', 'song', 'sing', 'danc', 'piano', 'radio', 'game', 'football'],
+  hardship: ['hard times', 'poor', 'struggl', 'sick', 'illness', 'died', 'funeral', 'depression', 'lost'],
+  celebrations: ['christmas', 'birthday', 'easter', 'celebrat', 'party', 'anniversar'],
+};
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const THEME_PATTERNS = Object.entries(THEME_LEXICON).map(([theme, cues]) => ({
+  theme,
+  pattern: new RegExp(`\\b(?:${cues.map(escape).join('|')})[\\p{L}'’]*`, 'giu'),
+}));
+
+/** Themes with how many cue words carry them, strongest first. */
+export function findThemes(text: string): { theme: string; mentions: number }[] {
+  return THEME_PATTERNS.map(({ theme, pattern }) => ({ theme, mentions: text.match(pattern)?.length ?? 0 }))
+    .filter((t) => t.mentions > 0)
+    .sort((a, b) => b.mentions - a.mentions || a.theme.localeCompare(b.theme));
+}
+
+export const wordCount = (text: string) => text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;
+
+/** Dates said in an answer: years, months with a day or year, and ages ("when I was 12"). */
+function datesIn(text: string): string[] {
+  const lower = text.toLowerCase();
+  const found = [...text.matchAll(/\b(1[6-9]\d\d|20\d\d)s?\b/g)].map((m) => m[0]);
+  for (const m of lower.matchAll(new RegExp(`\\b(?:${MONTHS.join('|')})\\s+\\d{1,4}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS.join('|')})\\b`, 'g'))) found.push(m[0]);
+  for (const m of lower.matchAll(/\bwhen (?:i|we|he|she|they) (?:was|were) (?:about |around )?\d{1,2}\b/g)) found.push(m[0]);
+  return uniqueCaseless(found);
+}
+
+export interface AnswerDepth {
+  messageId: string;
+  words: number;
+  names: number;
+  dates: number;
+  places: number;
+  specificDetails: number;
+}
+
+export interface QualityMetrics {
+  answerCount: number;
+  questionCount: number;
+  averageAnswerWords: number;
+  longestAnswerWords: number;
+  shortAnswers: number;
+  specificDetailsPerAnswer: number;
+  questionVariety: number;
+  repeatedQuestions: number;
+  depthScore: number;
+  level: 'not started' | 'shallow' | 'developing' | 'rich';
+  answers: AnswerDepth[];
+  suggestions: string[];
+  assessedAt: string;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Depth of an interview from its turns: answer lengths, specifics per answer, question variety. */
+export function assessQuality(messages: { id: string; role: string; content: string }[], now = new Date()): QualityMetrics {
+  const answers = messages.filter((m) => m.role === 'user' && m.content.trim().length > 0);
+  const questions = messages.filter((m) => m.role === 'assistant' && m.content.includes('?'));
+
+  const depths: AnswerDepth[] = answers.map((a) => {
+    const mentions = extractMentions(a.content);
+    const dates = datesIn(a.content).length;
+    return {
+      messageId: a.id,
+      words: wordCount(a.content),
+      names: mentions.people.length,
+      dates,
+      places: mentions.places.length,
+      specificDetails: mentions.people.length + mentions.places.length + dates,
+    };
+  });
+  const n = depths.length;
+  const averageWords = n ? depths.reduce((s, d) => s + d.words, 0) / n : 0;
+  const specificsPerAnswer = n ? depths.reduce((s, d) => s + d.specificDetails, 0) / n : 0;
+
+  // Variety: how many different kinds of question were asked (their opening word), and repeats.
+  const openers = questions.map((q) => (q.content.slice(0, q.content.indexOf('?')).split(/[.!]\s+/).at(-1) ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '');
+  const normalized = questions.map((q) => q.content.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, '').replace(/\s+/g, ' ').trim());
+  const distinctQuestions = new Set(normalized).size;
+  const variety = questions.length ? new Set(openers).size / questions.length : 0;
+
+  // 0-100: answer length (120 words is a full answer), specifics (3 per answer), variety; weighted 40/40/20.
+  const score = n === 0 ? 0 : Math.round(100 * (0.4 * Math.min(1, averageWords / 120) + 0.4 * Math.min(1, specificsPerAnswer / 3) + 0.2 * (questions.length ? variety : 0.5)));
+  const level: QualityMetrics['level'] = n === 0 ? 'not started' : score >= 65 ? 'rich' : score >= 35 ? 'developing' : 'shallow';
+
+  const suggestions: string[] = [];
+  if (n > 0 && averageWords < 40) suggestions.push('Answers are short: ask about one moment and invite the storyteller to walk through it slowly.');
+  if (n > 0 && specificsPerAnswer < 1) suggestions.push('Few names, dates or places so far: ask who was there, where it happened and roughly when.');
+  if (questions.length >= 3 && variety < 0.5) suggestions.push('The questions sound alike: mix what, who, where and how questions.');
+  if (questions.length - distinctQuestions > 0) suggestions.push('Some questions were asked more than once.');
+
+  return {
+    answerCount: n,
+    questionCount: questions.length,
+    averageAnswerWords: round2(averageWords),
+    longestAnswerWords: n ? Math.max(...depths.map((d) => d.words)) : 0,
+    shortAnswers: depths.filter((d) => d.words < 15).length,
+    specificDetailsPerAnswer: round2(specificsPerAnswer),
+    questionVariety: round2(variety),
+    repeatedQuestions: questions.length - distinctQuestions,
+    depthScore: score,
+    level,
+    answers: depths,
+    suggestions,
+    assessedAt: now.toISOString(),
+  };
+}
