@@ -4,33 +4,14 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { conversationMessages, conversations, one } from '@story/db';
-import { createProviders, ProviderError, type Providers, type RecognitionOptions, type SpeechRecognition, type Transcription } from '@story/providers';
-import { createTestDatabase, testEnv } from '@story/testing';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import type { TestContext } from './helper';
+import { ProviderError, type Providers, type RecognitionOptions, type SpeechRecognition, type Transcription } from '@story/providers';
+import { buildTestApp, type TestContext } from './helper';
 
 const exec = promisify(execFile);
 
 /** buildTestApp with some providers replaced (the rest built from config as in production). */
-export async function buildTestAppWithProviders(
-  override: (base: Providers) => Partial<Providers>,
-  env: Record<string, string | undefined> = {},
-): Promise<TestContext> {
-  const database = await createTestDatabase();
-  const config = loadConfig(testEnv(env));
-  const base = createProviders(config, { db: database.db, publicBaseUrl: 'http://127.0.0.1:3000' });
-  const app = await buildApp({ config, deps: { database, providers: { ...base, ...override(base) } } });
-  await app.ready();
-  return {
-    app,
-    database,
-    config,
-    async close() {
-      await app.close();
-      await database.drop();
-    },
-  };
+export function buildTestAppWithProviders(override: (base: Providers) => Partial<Providers>, env: Record<string, string | undefined> = {}): Promise<TestContext> {
+  return buildTestApp(env, { providers: override });
 }
 
 export interface FakeSpeech extends SpeechRecognition {

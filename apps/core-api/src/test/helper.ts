@@ -1,6 +1,7 @@
 // Integration-test harness (CONVENTIONS 11): a fresh cloned database and a fresh app per test file.
 import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
+import { createProviders, type Providers } from '@story/providers';
 import { buildApp } from '../app';
 import { loadConfig, type CoreApiConfig } from '../config';
 
@@ -11,10 +12,20 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(env: Record<string, string | undefined> = {}): Promise<TestContext> {
+export interface TestAppOptions {
+  /** Replace some providers (fake speech, failing storage); the rest are built from config as in production. */
+  providers?: (base: Providers) => Partial<Providers>;
+}
+
+export async function buildTestApp(env: Record<string, string | undefined> = {}, options: TestAppOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
   const config = loadConfig(testEnv(env));
-  const app = await buildApp({ config, deps: { database } });
+  let providers: Providers | undefined;
+  if (options.providers) {
+    const base = createProviders(config, { db: database.db, publicBaseUrl: 'http://127.0.0.1:3000' });
+    providers = { ...base, ...options.providers(base) };
+  }
+  const app = await buildApp({ config, deps: { database, providers } });
   await app.ready();
   return {
     app,

@@ -48,27 +48,40 @@ export interface ProbeResult {
   hasVideo: boolean;
 }
 
-function run(cmd: string, args: string[], onStdout?: (chunk: Buffer) => void, timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
+const OUTPUT_LIMIT = 64 * 1024;
+
+/** Run a command; stdout goes to `onStdout` when given, else its tail (64 KB) is returned. Killed on timeout or abort. */
+function run(cmd: string, args: string[], options: { onStdout?: (chunk: Buffer) => void; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => (onStdout ? onStdout(chunk) : out.push(chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-2000)));
-    child.on('error', (e) => (clearTimeout(timer), reject(e)));
-    child.on('close', (code) => (clearTimeout(timer), resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString(), stderr: err })));
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    const kill = () => child.kill('SIGKILL');
+    const timer = setTimeout(kill, options.timeoutMs ?? 120_000);
+    options.signal?.addEventListener('abort', kill, { once: true });
+    const finish = () => (clearTimeout(timer), options.signal?.removeEventListener('abort', kill));
+    child.stdout.on('data', (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : (out = (out + chunk.toString()).slice(-OUTPUT_LIMIT))));
+    child.on('error', (e) => (finish(), reject(e)));
+    child.on('close', (code) => (finish(), resolve({ code: code ?? -1, stdout: out })));
   });
 }
 
+/** Decode the whole file and read how far ffmpeg got: for containers that state no duration (MediaRecorder's WebM). */
+async function durationByDecoding(file: string, signal?: AbortSignal): Promise<number | null> {
+  const { code, stdout } = await run('ffmpeg', ['-v', 'error', '-nostats', '-i', file, '-f', 'null', '-progress', 'pipe:1', '-'], { signal });
+  const last = [...stdout.matchAll(/^out_time_us=(\d+)$/gm)].at(-1);
+  return code === 0 && last ? Number(last[1]) / 1e6 : null;
+}
+
 /** Duration and whether a video stream exists; null duration when ffprobe cannot tell (or is not installed). */
-export async function probeMedia(file: string): Promise<ProbeResult> {
+export async function probeMedia(file: string, signal?: AbortSignal): Promise<ProbeResult> {
   try {
-    const { code, stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file]);
+    const { code, stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file], { signal });
     if (code !== 0) return { durationSeconds: null, hasVideo: false };
     const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string }[] };
     const duration = Number(parsed.format?.duration);
-    return { durationSeconds: Number.isFinite(duration) && duration >= 0 ? duration : null, hasVideo: !!parsed.streams?.some((s) => s.codec_type === 'video') };
+    const hasVideo = !!parsed.streams?.some((s) => s.codec_type === 'video');
+    if (Number.isFinite(duration) && duration >= 0) return { durationSeconds: duration, hasVideo };
+    return { durationSeconds: signal?.aborted ? null : await durationByDecoding(file, signal), hasVideo };
   } catch {
     return { durationSeconds: null, hasVideo: false };
   }
@@ -103,7 +116,7 @@ export async function computeWaveform(file: string, peaks = WAVEFORM_PEAKS): Pro
   let inWindow = 0;
   let carry: Buffer | null = null;
   try {
-    const { code } = await run('ffmpeg', ['-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'], (chunk) => {
+    const { code } = await run('ffmpeg', ['-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'], { onStdout: (chunk) => {
       const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
       const usable = buf.length - (buf.length % 2);
       for (let i = 0; i < usable; i += 2) {
@@ -116,7 +129,7 @@ export async function computeWaveform(file: string, peaks = WAVEFORM_PEAKS): Pro
         }
       }
       carry = usable < buf.length ? buf.subarray(usable) : null;
-    });
+    } });
     if (inWindow > 0) windows.push(current);
     if (code !== 0 || windows.length === 0) return null;
     return reducePeaks(windows, peaks);
