@@ -36,12 +36,14 @@ describe('recordings', () => {
     const res = await upload(t, user, [
       { name: 'title', value: 'Grandma on the farm' },
       { name: 'transcript', value: 'we had three cows' },
+      { name: 'trial_session_id', value: 'trial-abc123' },
       { name: 'audio', value: wav, filename: 'farm.wav', contentType: 'audio/wav' },
     ]);
     expect(res.statusCode).toBe(201);
     const { recording } = res.json();
     expect(recording).toMatchObject({ title: 'Grandma on the farm', transcript: 'we had three cows', transcript_status: 'pending', transcript_source: 'browser', media_type: 'audio', status: 'completed' });
     expect(recording.audio_url).toBe(`/api/recordings/${recording.id}/audio`);
+    expect(recording.trial_session_id).toBe('trial-abc123');
     const [row] = await t.database.sql`select storage_key, original_file_size_bytes::int as size from recordings where id = ${recording.id}`;
     const stored = await storage.get(row!['storage_key']);
     stored.body.resume();
