@@ -18,6 +18,13 @@ describe('loadPlatformConfig', () => {
     expect(c.providers.LLM_PROVIDER).toBe('local');
   });
 
+  it('chooses storage by STORAGE_DRIVER: none refuses uploads, local overrides S3_BUCKET, s3 needs a bucket', () => {
+    expect(loadPlatformConfig({ DATA_DIR: tmp(), STORAGE_DRIVER: 'none' }).storage).toEqual({ driver: 'none' });
+    expect(loadPlatformConfig({ DATA_DIR: tmp(), STORAGE_DRIVER: 'local', S3_BUCKET: 'media' }).storage.driver).toBe('local');
+    expect(() => loadPlatformConfig({ DATA_DIR: tmp(), STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET/);
+    expect(() => loadPlatformConfig({ DATA_DIR: tmp(), STORAGE_DRIVER: 'disk' })).toThrow(/STORAGE_DRIVER/);
+  });
+
   it('generates the dev JWT secret once and keeps it in DATA_DIR', () => {
     const dataDir = tmp();
     const a = loadPlatformConfig({ DATA_DIR: dataDir });
