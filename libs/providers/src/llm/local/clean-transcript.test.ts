@@ -50,6 +50,11 @@ describe('cleanTranscript', () => {
     expect(cleaned).not.toMatch(/ {2}/);
   });
 
+  it('does not split a long sentence between a name and the pronoun it is joined to', () => {
+    const long = 'I missed the farm terribly the smell of the hay the sound of the donkey in the morning and the big fig tree behind the house where Lucia and I used to hide from our chores on long summer afternoons';
+    expect(cleanTranscript(long)).toContain('where Lucia and I used to hide');
+  });
+
   it('is deterministic and leaves clean text alone', () => {
     expect(cleanTranscript(caption)).toBe(cleaned);
     expect(cleanTranscript('We lived in Leeds. It rained a lot.')).toBe('We lived in Leeds. It rained a lot.');

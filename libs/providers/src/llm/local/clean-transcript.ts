@@ -58,6 +58,8 @@ function clauseStart(tokens: string[], i: number): boolean {
   const b = i + 1 < tokens.length ? norm(tokens[i + 1]) : '';
   if (PAIR_MARKERS.has(`${a} ${b}`)) return true;
   if (a === 'anyway' || a === 'afterwards' || a === 'eventually') return true;
+  // "Lucia and I used to hide": a name joined to a pronoun is one subject, not a new clause.
+  if (a === 'and' && i > 0 && /^\p{Lu}[\p{L}'’-]*$/u.test(tokens[i - 1])) return false;
   return (a === 'so' || a === 'and' || a === 'but') && PRONOUNS.has(b);
 }
 
