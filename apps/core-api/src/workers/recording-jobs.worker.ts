@@ -158,7 +158,8 @@ export function createRecordingWorker(deps: RecordingWorkerDeps) {
       stopped = false;
       const tick = async () => {
         try {
-          while ((await (running = runOnce())) > 0) {
+          // Checked on every round: stop() must not be followed by one more claim on a closing pool.
+          while (!stopped && (await (running = runOnce())) > 0) {
             /* keep draining */
           }
         } catch (err) {

@@ -5,11 +5,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { AppError, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
-import { MULTIPART_MAX_BYTES } from '../uploads/uploads.service';
 import { idParams, listQuery, parseFields, recordingView, toRecordingView, uploadFields } from './recordings.schemas';
-import type { RecordingsService } from './recordings.service';
+import { MULTIPART_MAX_BYTES, MULTIPART_TOO_LARGE, type RecordingsService, type StoredUpload } from './recordings.service';
 
-const TOO_LARGE = `Recordings larger than ${MULTIPART_MAX_BYTES / 1024 / 1024} MB must use direct upload (POST /api/uploads/presign, then POST /api/uploads/register)`;
+const TOO_LARGE = MULTIPART_TOO_LARGE;
 /** Multipart framing around the file (boundaries, part headers, text fields) on top of the 8 MB file. */
 const FRAMING_ALLOWANCE = 512 * 1024;
 
@@ -46,27 +45,36 @@ export const recordingsRoutes =
       },
       async (req, reply) => {
         if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the recording as multipart/form-data with an audio field');
+        const userId = callerOf(req).userId;
         const fields: Record<string, string> = {};
-        let file: { buffer: Buffer; declaredType?: string } | undefined;
+        let upload: StoredUpload | undefined;
         try {
           for await (const part of req.parts()) {
             if (part.type === 'file') {
-              if (part.fieldname !== 'audio' && part.fieldname !== 'file') {
+              // The file streams into storage as it arrives; text fields may come before or after it.
+              if ((part.fieldname !== 'audio' && part.fieldname !== 'file') || upload) {
                 part.file.resume();
                 continue;
               }
-              file = { buffer: await part.toBuffer(), declaredType: part.mimetype };
+              upload = await recordings.storeUpload(userId, part.file, part.mimetype);
             } else if (typeof part.value === 'string') {
               fields[part.fieldname] = part.value;
             }
           }
         } catch (err) {
+          await recordings.discard(upload);
           if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', TOO_LARGE);
           throw err;
         }
-        const parsed = parseFields(uploadFields, fields);
-        if (!file) throw badRequest('The audio file is required', { field: 'audio' });
-        const row = await recordings.saveUpload(callerOf(req).userId, file, {
+        let parsed: ReturnType<typeof uploadFields.parse>;
+        try {
+          parsed = parseFields(uploadFields, fields);
+          if (!upload) throw badRequest('The audio file is required', { field: 'audio' });
+        } catch (err) {
+          await recordings.discard(upload);
+          throw err;
+        }
+        const row = await recordings.finishUpload(userId, upload, {
           title: parsed.title,
           description: parsed.description,
           campaignId: parsed.campaignId,

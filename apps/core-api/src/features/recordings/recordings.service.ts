@@ -2,13 +2,20 @@
 // semantics, listing, streaming and deleting. Analysis (duration, waveform) and server transcription run in
 // the durable job `recording.process` right after the row is written, so the upload answers at the speed
 // of the storage write.
+import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
 import { one, type JobQueue } from '@story/db';
 import { AppError, badRequest, notFound } from '@story/http';
 import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertAllowance, tierOf } from '../tiers/tier-allowances';
-import { detectMedia, type DetectedMedia } from './media-probe';
+import { detectMedia, SNIFF_BYTES, type DetectedMedia } from './media-probe';
+
+export const MULTIPART_MAX_BYTES = 8 * 1024 * 1024;
+export const MULTIPART_TOO_LARGE = `Recordings larger than ${MULTIPART_MAX_BYTES / 1024 / 1024} MB must use direct upload (POST /api/uploads/presign, then POST /api/uploads/register)`;
+
+/** A file part streamed into storage, or (storage wholly unconfigured) only inspected. */
+export type StoredUpload = { stored: true; key: string; media: DetectedMedia; size: number } | { stored: false; media: DetectedMedia; size: number };
 
 export const PROCESS_JOB = 'recording.process';
 
@@ -133,37 +140,88 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     audioUrlOf,
 
     /**
-     * POST /api/recordings after the multipart body was read (at most 8 MB, so held in memory). Storage that
-     * throws: 502, no row. Storage wholly unconfigured: an upload_failed row and 503.
+     * POST /api/recordings, first half: stream the file part straight into storage (never held whole).
+     * The first bytes decide the type. A configured store that throws is a 502 and keeps nothing; storage
+     * wholly unconfigured is remembered so the second half can keep an upload_failed row and answer 503.
      */
-    async saveUpload(userId: string, file: { buffer: Buffer; declaredType?: string }, fields: NewRecordingFields) {
-      if (file.buffer.length === 0) throw badRequest('The audio file is empty', { field: 'audio' });
-      const media: DetectedMedia | null = await detectMedia(file.buffer.subarray(0, 4100), file.declaredType);
-      if (!media) throw badRequest('The uploaded file is not audio or video (webm, mp3, wav, m4a, ogg or video)', { field: 'audio' });
-      await assertOwnCampaign(userId, fields.campaignId);
-      await assertVoiceMinutes(userId, fields.duration);
-
+    async storeUpload(userId: string, file: Readable & { truncated?: boolean }, declaredType?: string): Promise<StoredUpload> {
+      const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      const headChunks: Buffer[] = [];
+      let headLength = 0;
+      let done = false;
+      while (headLength < SNIFF_BYTES) {
+        const next = await iterator.next();
+        if (next.done) {
+          done = true;
+          break;
+        }
+        headChunks.push(next.value);
+        headLength += next.value.length;
+      }
+      const head = Buffer.concat(headChunks);
+      const drain = async () => {
+        if (!done) for (let n = await iterator.next(); !n.done; n = await iterator.next());
+      };
+      if (head.length === 0) throw badRequest('The audio file is empty', { field: 'audio' });
+      const media = await detectMedia(head.subarray(0, SNIFF_BYTES), declaredType);
+      if (!media) {
+        await drain();
+        throw badRequest('The uploaded file is not audio or video (webm, mp3, wav, m4a, ogg or video)', { field: 'audio' });
+      }
+      let size = 0;
+      async function* body() {
+        size += head.length;
+        yield head;
+        if (done) return;
+        for (let n = await iterator.next(); !n.done; n = await iterator.next()) {
+          size += n.value.length;
+          yield n.value;
+        }
+      }
       const key = newObjectKey(`recordings/${userId}`, media.extension);
       try {
-        await storage.put(key, file.buffer, { contentType: media.mimeType, contentLength: file.buffer.length });
+        await storage.put(key, Readable.from(body(), { objectMode: false }), { contentType: media.mimeType });
       } catch (err) {
-        if (isStorageNotConfigured(err)) {
-          // Kept so the failure is visible in the library; the client still has its local copy to retry.
-          const [row] = await sql<{ id: string }[]>`
-            insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, mime_type, status, media_type,
-                                    original_file_size_bytes, transcript_status, transcript_source, trial_session_id)
-            values (${userId}, ${fields.campaignId ?? null}, ${fields.title ?? 'Untitled recording'}, ${fields.description ?? null}, ${fields.transcript ?? null},
-                    ${fields.duration === undefined ? null : Math.round(fields.duration)}, ${media.mimeType}, 'upload_failed', ${media.mediaType},
-                    ${file.buffer.length}, ${fields.transcript ? 'pending' : null}, ${fields.transcript ? 'browser' : null}, ${fields.trialSessionId ?? null})
-            returning id`;
-          throw new AppError('unavailable', 'Storage is not configured, so the recording could not be saved', {
-            details: 'Keep your local copy and try saving again later.',
-            extra: { status: 'upload_failed', recordingId: row!.id },
-          });
-        }
+        await drain().catch(() => undefined);
+        if (isStorageNotConfigured(err)) return { stored: false, media, size };
         throw new AppError('bad_gateway', 'The recording could not be saved to storage', { details: 'Nothing was saved. Keep your local copy and try saving again.', cause: err });
       }
-      return insertStored(userId, fields, { key, mimeType: media.mimeType, mediaType: media.mediaType, size: file.buffer.length });
+      if (file.truncated) {
+        await storage.delete(key).catch(() => undefined);
+        throw new AppError('payload_too_large', MULTIPART_TOO_LARGE);
+      }
+      return { stored: true, key, media, size };
+    },
+
+    /** Remove an object stored by storeUpload when the request fails afterwards (no orphan objects). */
+    async discard(upload: StoredUpload | undefined) {
+      if (upload?.stored) await storage.delete(upload.key).catch(() => undefined);
+    },
+
+    /** POST /api/recordings, second half: checks that need the text fields, then the row (or the upload_failed row and 503). */
+    async finishUpload(userId: string, upload: StoredUpload, fields: NewRecordingFields) {
+      try {
+        await assertOwnCampaign(userId, fields.campaignId);
+        await assertVoiceMinutes(userId, fields.duration);
+      } catch (err) {
+        await this.discard(upload);
+        throw err;
+      }
+      if (!upload.stored) {
+        // Kept so the failure is visible in the library; the client still has its local copy to retry.
+        const [row] = await sql<{ id: string }[]>`
+          insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, mime_type, status, media_type,
+                                  original_file_size_bytes, transcript_status, transcript_source, trial_session_id)
+          values (${userId}, ${fields.campaignId ?? null}, ${fields.title ?? 'Untitled recording'}, ${fields.description ?? null}, ${fields.transcript ?? null},
+                  ${fields.duration === undefined ? null : Math.round(fields.duration)}, ${upload.media.mimeType}, 'upload_failed', ${upload.media.mediaType},
+                  ${upload.size}, ${fields.transcript ? 'pending' : null}, ${fields.transcript ? 'browser' : null}, ${fields.trialSessionId ?? null})
+          returning id`;
+        throw new AppError('unavailable', 'Storage is not configured, so the recording could not be saved', {
+          details: 'Keep your local copy and try saving again later.',
+          extra: { status: 'upload_failed', recordingId: row!.id },
+        });
+      }
+      return insertStored(userId, fields, { key: upload.key, mimeType: upload.media.mimeType, mediaType: upload.media.mediaType, size: upload.size });
     },
 
     async list(userId: string, q: { campaignId?: string; search?: string; tags?: string[]; limit: number }) {

@@ -80,13 +80,15 @@ describe('recordings', () => {
     ['a title over 200 characters', [{ name: 'title', value: 'x'.repeat(201) }], /title/],
     ['a negative duration', [{ name: 'duration', value: '-3' }], /duration/],
     ['a malformed campaignId', [{ name: 'campaignId', value: 'nope' }], /campaignId/],
-  ])('refuses %s with 400 and writes nothing', async (_label, parts, message) => {
+  ])('refuses %s with 400 and writes nothing (no row, no stored object)', async (_label, parts, message) => {
     const before = await count(t);
+    const objects = (await storedObjects(storage, user.userId)).length;
     const withFile = (parts as Part[]).some((p) => p.name === 'audio') ? (parts as Part[]) : [...(parts as Part[]), ...(String(_label) === 'no file' ? [] : [{ name: 'audio', value: wav, filename: 'a.wav', contentType: 'audio/wav' }])];
     const res = await upload(t, user, withFile);
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(message);
     expect(await count(t)).toBe(before);
+    expect((await storedObjects(storage, user.userId)).length).toBe(objects);
   });
 
   it("refuses another user's campaignId with 400", async () => {

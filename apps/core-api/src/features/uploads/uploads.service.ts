@@ -11,7 +11,7 @@ import type { RecordingsService } from '../recordings/recordings.service';
 import type { TicketSigner } from './upload-ticket';
 
 /** At or below this the multipart route takes the file; above it, direct upload (spec 000 Limits). */
-export const MULTIPART_MAX_BYTES = 8 * 1024 * 1024;
+export { MULTIPART_MAX_BYTES } from '../recordings/recordings.service';
 /** Phone video runs long; a direct upload may be up to 2 GiB (the multipart limit is what the spec fixes). */
 export const DIRECT_MAX_BYTES = 2 * 1024 ** 3;
 export const TICKET_TTL_SECONDS = 60 * 60;
