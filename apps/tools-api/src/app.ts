@@ -1,12 +1,30 @@
 // tools-api: shared plumbing, then its features. Public GET routes allow any origin (embedding sites);
-// everything else only the application's own origins.
+// everything else only the application's own origins. Workers (purge, bulk jobs) are started by main.ts.
 import type { FastifyRequest } from 'fastify';
 import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth, sessionRoutes } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
 import { createServiceApp, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App } from '@story/http';
-import type { ToolsApiConfig } from './config';
+import { toolsPublicBaseUrl, type ToolsApiConfig } from './config';
+import { registerToolsCallerDecorator } from './shared/caller';
+import type { ToolsFeatureDeps } from './shared/deps';
+import { registerEnvelopeTiming } from './shared/envelope';
+import { createGenerateService } from './features/generate/generate.service';
+import { generateRoutes } from './features/generate/generate.routes';
+import { createBrowseService } from './features/browse/browse.service';
+import { browseRoutes } from './features/browse/browse.routes';
+import { pagesRoutes } from './features/pages/pages.routes';
+import { uploadsRoutes } from './features/uploads/uploads.routes';
+import { createAdminService } from './features/admin/admin.service';
+import { adminRoutes } from './features/admin/admin.routes';
+import { responsesRoutes } from './features/responses/responses.routes';
+import { shareRoutes } from './features/share/share.routes';
+import { analyticsRoutes } from './features/analytics/analytics.routes';
+import { exportRoutes } from './features/export/export.routes';
+import { searchRoutes } from './features/search/search.routes';
+import { SAMPLE_INPUTS } from './tools';
+import { createBulkJobRunner, createPurgeWorker, registerToolsWorkers } from './workers';
 
 export interface ToolsApiDeps {
   database: DbClient;
@@ -23,7 +41,7 @@ export function isPublicRequest(request: FastifyRequest): boolean {
 }
 
 export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps: ToolsApiDeps }): Promise<App> {
-  const { sql } = deps.database;
+  const { sql, db } = deps.database;
   const { app } = await createServiceApp({
     name: 'tools-api',
     logLevel: config.logLevel,
@@ -43,11 +61,15 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
     },
   });
   registerAuthDecorators(app);
-  const providers =
-    deps.providers ??
-    createProviders(config, { db: deps.database.db, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
+  registerToolsCallerDecorator(app);
+  registerEnvelopeTiming(app);
+  const publicBaseUrl = toolsPublicBaseUrl(config);
+  const providers = deps.providers ?? createProviders(config, { db, publicBaseUrl, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
   app.addHook('onClose', async () => providers.email.close());
-  const authHook = requireAuth({ tokens: createTokenSigner(config.secrets.jwtSecret), sessions: createSessionLookup(sql) });
+  const tokens = createTokenSigner(config.secrets.jwtSecret);
+  const sessions = createSessionLookup(sql);
+  const authHook = requireAuth({ tokens, sessions });
+  const featureDeps: ToolsFeatureDeps = { db, sql, providers, tokens, sessions, limitScale: config.rateLimit.scale, publicBaseUrl };
 
   await registerHealth(app, {
     service: 'tools-api',
@@ -69,6 +91,28 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
     authenticated.addHook('onRequest', authHook);
     await authenticated.register(sessionRoutes(toolsErrorSchema), { prefix: '/api/auth' });
   });
+
+  const generate = createGenerateService({ db, sql, llm: providers.llm, limitScale: config.rateLimit.scale });
+  const browse = createBrowseService({ sql });
+  await app.register(generateRoutes({ ...featureDeps, generate }));
+  await app.register(browseRoutes({ ...featureDeps, browse }));
+  await app.register(uploadsRoutes({ ...featureDeps, generate, browse, storage: providers.storage, maxPdfBytes: config.limits.maxPdfBytes, maxImageBytes: config.limits.maxImageBytes }));
+  // Responses, share, analytics, export and search: every path is /api/{tool}/<static segment>... or
+  // /api/search, so the router keeps them apart from GET /api/{tool}/{idOrShareCode} above.
+  await app.register(responsesRoutes(featureDeps));
+  await app.register(shareRoutes(featureDeps));
+  await app.register(analyticsRoutes(featureDeps));
+  await app.register(exportRoutes(featureDeps));
+  await app.register(searchRoutes(featureDeps));
+
+  const workerLog = app.log.child({ component: 'tools-workers' });
+  const bulk = createBulkJobRunner({ sql, generate, log: workerLog });
+  registerToolsWorkers(app, { bulk, purge: createPurgeWorker({ sql, storage: providers.storage, log: workerLog }) });
+  const admin = createAdminService({ sql, generate, onJobQueued: () => bulk.kick() });
+  await app.register(adminRoutes({ tokens, sessions, admin, sampleOptions: SAMPLE_INPUTS }));
+
+  // Public HTML pages last: their /{tool}/... routes sit at the root.
+  await app.register(pagesRoutes({ browse, publicBaseUrl }));
 
   return app;
 }

@@ -2,5 +2,6 @@
 import { runService } from '@story/http';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { startToolsWorkers } from './workers';
 
-runService({ name: 'tools-api', loadConfig: () => loadConfig(), buildApp });
+runService({ name: 'tools-api', loadConfig: () => loadConfig(), buildApp, startWorkers: startToolsWorkers });

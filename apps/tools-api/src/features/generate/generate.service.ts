@@ -1,0 +1,248 @@
+// POST /api/{tool}/generate: options validated by the tool's schema, limits consumed atomically, content
+// produced (LLM or offline), then one transaction stores the content row, the 'generate' analytics event and
+// the tools_ai_usage rows. Admin bulk jobs and samples reuse produce + store without the visitor limits.
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { isUniqueViolation, toolsAiUsage, toolsAnalytics, type Database, type ToolRoute, type Transaction } from '@story/db';
+import type { LanguageModel } from '@story/providers';
+import type postgres from 'postgres';
+import type { ToolsCaller } from '../../shared/caller';
+import type { RateLimitMeta } from '../../shared/envelope';
+import { toIso } from '../../shared/dates';
+import { toolsError } from '../../shared/errors';
+import { callerLimitKey, dailyToolLimit, enforceLimits, HOURLY_GENERATE_LIMITS, tierOf, type LimitCheck } from '../../shared/limits';
+import { toolTableOf } from '../../shared/tool-param';
+import { fitSeo, toolDefinition, UnusableInputError, type Rng, type SeoMetadata, type ToolContent } from '../../tools';
+import { produceContent, type ProducedContent } from './content-producer';
+
+export const ANONYMOUS_CONTENT_HOURS = 24;
+const SHARE_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+/** pt_7Kq2xZab: the tool's prefix and 8 characters from an unambiguous alphabet (about 46 bits). */
+export function newShareCode(prefix: string): string {
+  const bytes = randomBytes(8);
+  let code = '';
+  for (const b of bytes) code += SHARE_CODE_ALPHABET[b % SHARE_CODE_ALPHABET.length];
+  return `${prefix}_${code}`;
+}
+
+export interface GenerateResult {
+  id: string;
+  shareCode: string;
+  title: string;
+  content: ToolContent;
+  seoMetadata: SeoMetadata;
+  aiMetadata: { model: string; provider: string; tokensUsed: number; processingTime: number; confidenceScore: number; fallback: boolean; note?: string };
+  isPublic: boolean;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface StoreOptions {
+  isPublic?: boolean;
+  isFeatured?: boolean;
+  isReviewed?: boolean;
+  /** Override of the default expiry (24 hours for anonymous content, none for signed-in). */
+  expiresAt?: Date | null;
+  metadata?: Record<string, unknown>;
+  /** For analytics: who asked (admin bulk jobs record 'bulk'). */
+  origin?: 'visitor' | 'bulk' | 'sample' | 'upload';
+  /** More rows written in the same transaction as the content row (flipbook pages, collection items). */
+  extraWrites?: (tx: Transaction, contentId: string) => Promise<void>;
+}
+
+/** Map zod issues of the options to INVALID_INPUT naming `options.<path>`. */
+export function parseOptions<O>(schema: z.ZodType<O>, raw: unknown): O {
+  const parsed = schema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fields[['options', ...issue.path.map(String)].join('.')] = issue.message;
+  const [field, message] = Object.entries(fields)[0] ?? ['options', 'Invalid options'];
+  throw toolsError.invalidInput(field, `Invalid ${field}: ${message}`, { fields });
+}
+
+export function createGenerateService(deps: { db: Database; sql: postgres.Sql; llm: LanguageModel; limitScale: number; rng?: Rng }) {
+  const { db } = deps;
+
+  /** Generation limits of the caller for this tool: hourly generic (per IP and session when anonymous) and daily per tool. */
+  function limitChecks(tool: ToolRoute, caller: ToolsCaller): LimitCheck[] {
+    const tier = tierOf(caller);
+    const hourly = HOURLY_GENERATE_LIMITS[tier];
+    const key = callerLimitKey(caller);
+    const checks: LimitCheck[] = [{ scope: 'hourly', key, limit: hourly }];
+    // Anonymous visitors are also counted per address, so a fresh session id does not reset the hour.
+    if (tier === 'anonymous') checks.push({ scope: 'hourly', key: `ip:${caller.ipHash}`, limit: hourly });
+    checks.push({ scope: 'daily', key, tool, limit: dailyToolLimit(tool, tier) });
+    return checks;
+  }
+
+  async function produce(tool: ToolRoute, options: Record<string, unknown>, userId: string | null): Promise<ProducedContent> {
+    const def = toolDefinition(tool);
+    try {
+      return await produceContent({ llm: deps.llm, rng: deps.rng }, def, options, { userId, tool });
+    } catch (err) {
+      if (err instanceof UnusableInputError) throw toolsError.invalidInput(err.field, err.message);
+      throw err;
+    }
+  }
+
+  /** Store produced content with its SEO copy, analytics event and AI usage in one transaction (share code retried on collision). */
+  async function store(
+    tool: ToolRoute,
+    options: Record<string, unknown>,
+    produced: ProducedContent,
+    caller: Pick<ToolsCaller, 'sessionId' | 'userId' | 'ipPrefix' | 'userAgent'>,
+    opts: StoreOptions = {},
+  ): Promise<GenerateResult> {
+    const def = toolDefinition(tool);
+    const table = toolTableOf(tool);
+    const seo = fitSeo(def.seo(produced.content, options), [def.title.toLowerCase(), 'free writing tool', 'creative writing']);
+    const expiresAt = opts.expiresAt !== undefined ? opts.expiresAt : caller.userId === null ? new Date(Date.now() + ANONYMOUS_CONTENT_HOURS * 3_600_000) : null;
+    const tokensUsed = produced.inputTokens + produced.outputTokens;
+    const note = produced.fallback
+      ? `The ${produced.fallback.provider} model was unavailable (${produced.fallback.errorCode}); this was made by the offline generator.`
+      : produced.provider === 'local'
+        ? 'Made by the offline generator from curated building blocks (no AI model configured).'
+        : undefined;
+    const metadata = { ...(opts.metadata ?? {}), origin: opts.origin ?? 'visitor', ...(produced.fallback ? { fallback: produced.fallback } : {}) };
+    for (let attempt = 0; ; attempt++) {
+      const shareCode = newShareCode(def.sharePrefix);
+      try {
+        const row = await db.transaction(async (tx) => {
+          const [inserted] = await tx
+            .insert(table)
+            .values({
+              shareCode,
+              userId: caller.userId,
+              sessionId: caller.sessionId,
+              isPublic: opts.isPublic ?? false,
+              isFeatured: opts.isFeatured ?? false,
+              isReviewed: opts.isReviewed ?? false,
+              seoTitle: seo.title,
+              seoDescription: seo.description,
+              keywords: seo.keywords,
+              isAiGenerated: true,
+              aiGenerationPrompt: produced.prompt,
+              aiConfidence: produced.confidence,
+              aiTokensUsed: tokensUsed,
+              aiCostUsd: produced.costUsd,
+              aiModel: produced.model,
+              generationTimeMs: produced.generationTimeMs,
+              content: produced.content,
+              generationOptions: options,
+              metadata,
+              expiresAt,
+              title: produced.content.title.slice(0, 300),
+              category: def.category(options),
+              shareType: opts.isPublic ? 'public' : 'private',
+            })
+            .returning({ id: table.id, createdAt: table.createdAt });
+          const id = inserted!.id;
+          await tx.insert(toolsAnalytics).values({
+            tool,
+            contentId: id,
+            eventType: 'generate',
+            eventData: { model: produced.model, origin: opts.origin ?? 'visitor', generationTimeMs: produced.generationTimeMs },
+            userId: caller.userId,
+            sessionId: caller.sessionId || null,
+            ipAddress: caller.ipPrefix,
+            userAgent: caller.userAgent,
+          });
+          const usage = [];
+          if (produced.fallback) {
+            usage.push({
+              tool,
+              contentId: null,
+              sessionId: caller.sessionId || null,
+              userId: caller.userId,
+              provider: produced.fallback.provider,
+              model: produced.fallback.model,
+              tokensUsed: 0,
+              costUsd: 0,
+              generationTimeMs: produced.fallback.generationTimeMs,
+              success: false,
+              errorCode: produced.fallback.errorCode,
+            });
+          }
+          usage.push({
+            tool,
+            contentId: id,
+            sessionId: caller.sessionId || null,
+            userId: caller.userId,
+            provider: produced.provider,
+            model: produced.model,
+            inputTokens: produced.inputTokens,
+            outputTokens: produced.outputTokens,
+            tokensUsed,
+            costUsd: produced.costUsd,
+            generationTimeMs: produced.generationTimeMs,
+            success: true,
+          });
+          await tx.insert(toolsAiUsage).values(usage);
+          if (opts.extraWrites) await opts.extraWrites(tx, id);
+          return inserted!;
+        });
+        return {
+          id: row.id,
+          shareCode,
+          title: produced.content.title,
+          content: produced.content,
+          seoMetadata: seo,
+          aiMetadata: {
+            model: produced.model,
+            provider: produced.provider,
+            tokensUsed,
+            processingTime: produced.generationTimeMs,
+            confidenceScore: produced.confidence,
+            fallback: produced.fallback !== undefined,
+            ...(note ? { note } : {}),
+          },
+          isPublic: opts.isPublic ?? false,
+          expiresAt: expiresAt ? expiresAt.toISOString() : null,
+          createdAt: toIso(row.createdAt),
+        };
+      } catch (err) {
+        // A share-code collision (one in 2^46 per pair) only costs a retry.
+        if (attempt < 4 && isUniqueViolation(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  return {
+    limitChecks,
+    produce,
+    store,
+    /**
+     * A visitor generation: limits consumed first (atomically), then `work` produces the content, then it is
+     * stored. If anything fails after the limits were taken, the use is given back.
+     */
+    async run(
+      tool: ToolRoute,
+      caller: ToolsCaller,
+      work: () => Promise<{ options: Record<string, unknown>; produced: ProducedContent; store?: StoreOptions }>,
+    ): Promise<{ result: GenerateResult; rateLimit: RateLimitMeta; conversionOpportunity: boolean }> {
+      const limits = await enforceLimits({ sql: deps.sql }, caller, limitChecks(tool, caller), deps.limitScale);
+      let result: GenerateResult;
+      try {
+        const { options, produced, store: storeOptions } = await work();
+        result = await store(tool, options, produced, caller, storeOptions);
+      } catch (err) {
+        // Nothing was made: the visitor keeps the use.
+        await limits.refund();
+        throw err;
+      }
+      // Anonymous visitors near their limit are shown the sign-up offer.
+      const conversionOpportunity = caller.userId === null && limits.rateLimit.remaining <= 2;
+      return { result, rateLimit: limits.rateLimit, conversionOpportunity };
+    },
+
+    /** The visitor flow of POST /api/{tool}/generate: options (400 before anything is counted), limits, content, storage. */
+    async generate(tool: ToolRoute, rawOptions: unknown, caller: ToolsCaller) {
+      const options = parseOptions(toolDefinition(tool).optionsSchema, rawOptions);
+      return this.run(tool, caller, async () => ({ options, produced: await produce(tool, options, caller.userId) }));
+    },
+  };
+}
+
+export type GenerateService = ReturnType<typeof createGenerateService>;

@@ -1,0 +1,97 @@
+// Server-rendered HTML of the public pages: every user string escaped, SEO metadata (title, description,
+// canonical, Open Graph, JSON-LD), noindex for private items. No scripts: the flipbook viewer flips pages
+// with CSS radio buttons, so the pages need no script-src at all.
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** JSON for a <script type="application/ld+json"> block: '<' escaped so no string can close the element. */
+export const jsonLd = (data: unknown) => JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+const humanKey = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** Any generated content as nested lists: strings as paragraphs, arrays as ordered lists, objects as definition lists. */
+export function renderValue(value: unknown, depth = 0): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'string') return `<p>${escapeHtml(value).replace(/\n\n/g, '</p><p>').replace(/\n/g, '<br>')}</p>`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `<p>${escapeHtml(value)}</p>`;
+  if (Array.isArray(value)) return `<ol>${value.map((v) => `<li>${renderValue(v, depth + 1)}</li>`).join('')}</ol>`;
+  if (typeof value === 'object' && depth < 6) {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([k, v]) => (depth > 0 || k !== 'title') && k !== 'id' && v !== undefined);
+    return `<dl>${entries.map(([k, v]) => `<dt>${escapeHtml(humanKey(k))}</dt><dd>${renderValue(v, depth + 1)}</dd>`).join('')}</dl>`;
+  }
+  return '';
+}
+
+export function renderFlashcards(content: Record<string, unknown>): string {
+  const cards = Array.isArray(content['cards']) ? (content['cards'] as { front?: unknown; back?: unknown }[]) : [];
+  return `<table class="cards"><thead><tr><th>Front</th><th>Back</th></tr></thead><tbody>${cards
+    .map((c) => `<tr><td>${escapeHtml(c.front)}</td><td>${escapeHtml(c.back)}</td></tr>`)
+    .join('')}</tbody></table>`;
+}
+
+/** A CSS-only page-flip viewer: one radio per page, labels as the previous/next controls. */
+export function renderFlipbook(content: Record<string, unknown>, pdfUrl: string | null): string {
+  const pages = Array.isArray(content['pages']) ? (content['pages'] as { pageNumber?: unknown; text?: unknown }[]) : [];
+  const radios = pages.map((_, i) => `<input type="radio" name="fb" id="fb-${i + 1}" class="fb-radio"${i === 0 ? ' checked' : ''}>`).join('');
+  const sheets = pages
+    .map((p, i) => {
+      const prev = i > 0 ? `<label for="fb-${i}" class="fb-prev">&larr; Previous</label>` : '<span></span>';
+      const next = i < pages.length - 1 ? `<label for="fb-${i + 2}" class="fb-next">Next &rarr;</label>` : '<span></span>';
+      return `<section class="fb-page" data-page="${i + 1}"><div class="fb-text">${renderValue(String(p.text ?? ''))}</div><nav class="fb-nav">${prev}<span>Page ${i + 1} of ${pages.length}</span>${next}</nav></section>`;
+    })
+    .join('');
+  // Each radio shows the page that follows its position among the siblings.
+  const rules = pages.map((_, i) => `#fb-${i + 1}:checked ~ .fb-pages .fb-page[data-page="${i + 1}"]{display:block;animation:flip .45s ease}`).join('');
+  const pdf = pdfUrl ? `<p class="fb-pdf"><a href="${escapeHtml(pdfUrl)}">Open the original PDF</a></p><iframe class="fb-frame" src="${escapeHtml(pdfUrl)}" title="PDF"></iframe>` : '';
+  return `<style>.fb-radio{display:none}.fb-page{display:none}${rules}@keyframes flip{from{transform:perspective(900px) rotateY(-70deg);opacity:.3}to{transform:none;opacity:1}}</style><div class="flipbook">${radios}<div class="fb-pages">${sheets}</div></div>${pdf}`;
+}
+
+export interface PageInput {
+  title: string;
+  description: string;
+  canonical: string;
+  keywords?: string[];
+  noindex?: boolean;
+  ogType?: string;
+  jsonLd?: unknown;
+  body: string;
+  embed?: boolean;
+}
+
+const STYLE = `body{font:17px/1.6 Georgia,serif;max-width:46rem;margin:0 auto;padding:1.5rem;color:#222;background:#fffdf8}
+h1{font-size:1.8rem;line-height:1.2}a{color:#7a3e0a}dt{font-weight:bold;margin-top:.6rem}dd{margin-left:1rem}
+.meta{color:#666;font-size:.9rem}.cards{border-collapse:collapse;width:100%}.cards td,.cards th{border:1px solid #ddd;padding:.5rem;vertical-align:top}
+.fb-page{border:1px solid #d9cbb0;background:#fff;box-shadow:0 2px 10px #0002;padding:2rem;min-height:22rem}.fb-nav{display:flex;justify-content:space-between;margin-top:1rem}
+.fb-nav label{cursor:pointer;color:#7a3e0a;text-decoration:underline}.fb-frame{width:100%;height:30rem;border:1px solid #ddd;margin-top:1rem}
+ul.items{padding-left:1.2rem}ul.items li{margin:.4rem 0}footer{margin-top:3rem;color:#888;font-size:.85rem}`;
+
+export function renderPage(p: PageInput): string {
+  const robots = p.noindex ? '<meta name="robots" content="noindex, nofollow">' : '<meta name="robots" content="index, follow">';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(p.title)}</title>
+<meta name="description" content="${escapeHtml(p.description)}">
+${p.keywords?.length ? `<meta name="keywords" content="${escapeHtml(p.keywords.join(', '))}">` : ''}
+${robots}
+<link rel="canonical" href="${escapeHtml(p.canonical)}">
+<meta property="og:title" content="${escapeHtml(p.title)}">
+<meta property="og:description" content="${escapeHtml(p.description)}">
+<meta property="og:type" content="${escapeHtml(p.ogType ?? 'website')}">
+<meta property="og:url" content="${escapeHtml(p.canonical)}">
+<meta property="og:site_name" content="Family Stories">
+<meta name="twitter:card" content="summary">
+${p.jsonLd ? `<script type="application/ld+json">${jsonLd(p.jsonLd)}</script>` : ''}
+<style>${STYLE}</style></head>
+<body${p.embed ? ' class="embed"' : ''}>${p.body}${p.embed ? '' : '<footer>Made with the Family Stories free writing tools.</footer>'}</body></html>`;
+}
+
+/** Page CSP: no scripts, inline styles only, PDF frames from this origin; embeds may be framed anywhere. */
+export function pageHeaders(embed: boolean): Record<string, string> {
+  const ancestors = embed ? '*' : "'none'";
+  return {
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors ${ancestors}`,
+    ...(embed ? {} : { 'X-Frame-Options': 'DENY' }),
+    'Cache-Control': 'public, max-age=60',
+  };
+}

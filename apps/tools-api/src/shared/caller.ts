@@ -1,0 +1,141 @@
+// Who is calling a tools route: the visitor session of X-Session-ID (CONTRACTS §6 format) and, only from
+// a valid Bearer token, the signed-in account. X-User-ID is never trusted on its own. Each request with a
+// session upserts its tools_sessions row: anonymous sessions end 24 hours after they start, any session
+// after 30 days without activity.
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type postgres from 'postgres';
+import { resolveCaller, type AuthDeps } from '@story/auth';
+import { AppError } from '@story/http';
+import { toolsError } from './errors';
+
+export const SESSION_ID_PATTERN = /^sess_[0-9]{10,13}_[A-Za-z0-9]{6,64}$/;
+export const ANONYMOUS_SESSION_HOURS = 24;
+export const IDLE_SESSION_DAYS = 30;
+
+export type ToolsRole = 'user' | 'support' | 'admin';
+
+export interface ToolsCaller {
+  /** The X-Session-ID (or, on optional routes, the sessionId query parameter); '' when none was sent. */
+  sessionId: string;
+  userId: string | null;
+  role: ToolsRole | null;
+  /** Client IP with the last octet (IPv4) or the last 80 bits (IPv6) removed, as stored. */
+  ipPrefix: string;
+  /** A short hash of the full client IP: rate-limit key without keeping the address. */
+  ipHash: string;
+  userAgent: string | null;
+}
+
+export interface ToolsSessionDeps extends AuthDeps {
+  sql: postgres.Sql;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    toolsCaller: ToolsCaller | null;
+  }
+}
+
+export function ipPrefixOf(ip: string): string {
+  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/i.exec(ip);
+  if (v4) return v4[1]!;
+  const groups = ip.split(':');
+  return groups.length > 3 ? `${groups.slice(0, 3).join(':')}::` : ip;
+}
+
+const ipHashOf = (ip: string) => createHash('sha256').update(ip).digest('base64url').slice(0, 16);
+
+const roleOf = (role: string | undefined): ToolsRole | null => (role === 'user' || role === 'support' || role === 'admin' ? role : role ? 'user' : null);
+
+/**
+ * Upsert the session row in one statement and report whether it is still alive. A session that picks up
+ * a signed-in account stops being anonymous and from then on lives 30 days past its last activity.
+ */
+async function touchSession(sql: postgres.Sql, caller: ToolsCaller): Promise<void> {
+  const rows = await sql<{ alive: boolean }[]>`
+    insert into tools_sessions (id, user_id, is_anonymous, ip_prefix, user_agent, expires_at)
+    values (${caller.sessionId}, ${caller.userId}, ${caller.userId === null}, ${caller.ipPrefix}, ${caller.userAgent},
+            now() + ${caller.userId === null ? `${ANONYMOUS_SESSION_HOURS} hours` : `${IDLE_SESSION_DAYS} days`}::interval)
+    on conflict (id) do update set
+      last_seen_at = case when tools_sessions.expires_at > now() then now() else tools_sessions.last_seen_at end,
+      user_id = coalesce(excluded.user_id, tools_sessions.user_id),
+      is_anonymous = tools_sessions.is_anonymous and excluded.user_id is null,
+      ip_prefix = excluded.ip_prefix,
+      user_agent = coalesce(excluded.user_agent, tools_sessions.user_agent),
+      expires_at = case
+        when tools_sessions.expires_at <= now() then tools_sessions.expires_at
+        when coalesce(excluded.user_id, tools_sessions.user_id) is null then least(tools_sessions.expires_at, now() + ${`${IDLE_SESSION_DAYS} days`}::interval)
+        else now() + ${`${IDLE_SESSION_DAYS} days`}::interval
+      end
+    returning expires_at > now() as alive`;
+  if (!rows[0]?.alive) throw toolsError.sessionExpired();
+}
+
+async function resolve(request: FastifyRequest, deps: ToolsSessionDeps, sessionId: string): Promise<ToolsCaller> {
+  const auth = await resolveCaller(request, deps);
+  request.auth = auth;
+  const ua = request.headers['user-agent'];
+  return {
+    sessionId,
+    userId: auth?.userId ?? null,
+    role: roleOf(auth?.role),
+    ipPrefix: ipPrefixOf(request.ip),
+    ipHash: ipHashOf(request.ip),
+    userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null,
+  };
+}
+
+function headerSession(request: FastifyRequest): string | undefined {
+  const raw = request.headers['x-session-id'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Hook (onRequest or preHandler): X-Session-ID required and well-formed; a sent Bearer token must be valid. */
+export function requireToolsSession(deps: ToolsSessionDeps) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const sessionId = headerSession(request);
+    if (sessionId === undefined) throw toolsError.missingSessionId();
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw toolsError.invalidSessionId();
+    const caller = await resolve(request, deps, sessionId);
+    await touchSession(deps.sql, caller);
+    request.toolsCaller = caller;
+  };
+}
+
+/** Hook for public reads: the session may come from X-Session-ID or the sessionId query parameter, or not at all (an expired one counts as none). */
+export function optionalToolsSession(deps: ToolsSessionDeps) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const fromHeader = headerSession(request);
+    const query = request.query as Record<string, unknown> | undefined;
+    const fromQuery = typeof query?.['sessionId'] === 'string' && query['sessionId'] !== '' ? (query['sessionId'] as string) : undefined;
+    const sessionId = fromHeader ?? fromQuery;
+    if (sessionId !== undefined && !SESSION_ID_PATTERN.test(sessionId)) throw toolsError.invalidSessionId(fromHeader ? 'X-Session-ID' : 'sessionId');
+    const caller = await resolve(request, deps, sessionId ?? '');
+    if (sessionId !== undefined) {
+      try {
+        await touchSession(deps.sql, caller);
+      } catch (err) {
+        // A public read with an expired session is just an anonymous read: no own items, no error.
+        if ((err as { code?: string }).code !== 'SESSION_EXPIRED') throw err;
+        caller.sessionId = '';
+      }
+    }
+    request.toolsCaller = caller;
+  };
+}
+
+/** Call once on the root instance before registering routes that use the hooks above. */
+export function registerToolsCallerDecorator(app: { hasRequestDecorator(name: string): boolean; decorateRequest(name: string, value: unknown): unknown }): void {
+  if (!app.hasRequestDecorator('toolsCaller')) app.decorateRequest('toolsCaller', null);
+}
+
+/** The caller resolved by requireToolsSession/optionalToolsSession (500 if no hook ran: a wiring mistake). */
+export function toolsCallerOf(req: FastifyRequest): ToolsCaller {
+  const caller = req.toolsCaller;
+  if (!caller) throw new AppError('internal', 'tools session hook missing on this route');
+  return caller;
+}
+
+export const isPrivileged = (caller: ToolsCaller) => caller.role === 'admin' || caller.role === 'support';

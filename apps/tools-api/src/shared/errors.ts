@@ -1,0 +1,59 @@
+// The error codes of spec 002 (client side and server side) as AppError factories. toolsErrorRenderer
+// (libs/http) puts code, message, field and details into the envelope; extra.meta lands in meta.
+import { AppError } from '@story/http';
+import type { RateLimitMeta } from './envelope';
+
+export const TOOLS_ERROR_CODES = [
+  'MISSING_SESSION_ID',
+  'INVALID_SESSION_ID',
+  'SESSION_EXPIRED',
+  'INVALID_INPUT',
+  'INVALID_FORMAT',
+  'RATE_LIMIT_EXCEEDED',
+  'CONTENT_NOT_FOUND',
+  'TOOL_NOT_FOUND',
+  'ACCESS_DENIED',
+  'PARENT_NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INTERNAL_ERROR',
+  'AI_SERVICE_ERROR',
+  'DATABASE_ERROR',
+  'EXPORT_FAILED',
+  'SAVE_FAILED',
+] as const;
+export type ToolsErrorCode = (typeof TOOLS_ERROR_CODES)[number];
+
+export const toolsError = {
+  missingSessionId: () => new AppError('validation', 'X-Session-ID header is required', { code: 'MISSING_SESSION_ID', field: 'X-Session-ID' }),
+  invalidSessionId: (field = 'X-Session-ID') =>
+    new AppError('validation', 'Session id must look like sess_<timestamp>_<random>', { code: 'INVALID_SESSION_ID', field }),
+  sessionExpired: () => new AppError('unauthorized', 'This session has expired; start a new session', { code: 'SESSION_EXPIRED', field: 'X-Session-ID' }),
+  invalidInput: (field: string, message: string, details?: unknown) => new AppError('validation', message, { code: 'INVALID_INPUT', field, details }),
+  invalidFormat: (format: string, allowed: readonly string[]) =>
+    new AppError('validation', `Unsupported export format "${format}"`, { code: 'INVALID_FORMAT', field: 'format', details: { allowed } }),
+  notFound: (what = 'Content') => new AppError('not_found', `${what} not found`, { code: 'CONTENT_NOT_FOUND' }),
+  toolNotFound: (tool: string) => new AppError('not_found', `Unknown tool "${tool}"`, { code: 'TOOL_NOT_FOUND', field: 'tool' }),
+  accessDenied: (message = 'Access denied') => new AppError('forbidden', message, { code: 'ACCESS_DENIED' }),
+  parentNotFound: () => new AppError('not_found', 'The content this belongs to no longer exists', { code: 'PARENT_NOT_FOUND' }),
+  payloadTooLarge: (message: string, field = 'file') => new AppError('payload_too_large', message, { code: 'PAYLOAD_TOO_LARGE', field }),
+  unsupportedMedia: (message: string, field = 'file') => new AppError('unsupported_media_type', message, { code: 'UNSUPPORTED_MEDIA_TYPE', field }),
+  aiService: (message = 'The AI service could not generate this content') => new AppError('bad_gateway', message, { code: 'AI_SERVICE_ERROR' }),
+  exportFailed: (cause?: unknown) => new AppError('internal', 'The export could not be produced', { code: 'EXPORT_FAILED', cause }),
+  saveFailed: (cause?: unknown) => new AppError('internal', 'The content could not be saved', { code: 'SAVE_FAILED', cause }),
+  databaseError: (cause?: unknown) => new AppError('internal', 'A database error occurred', { code: 'DATABASE_ERROR', cause }),
+  /**
+   * 429 of spec 002: details {currentUsage, dailyLimit, resetTime}, meta.rateLimit with retryAfter,
+   * meta.conversionOpportunity true, and the Retry-After header.
+   */
+  rateLimited: (input: { currentUsage: number; limit: number; resetTime: number; scope: string; message?: string }) => {
+    const retryAfter = Math.max(1, input.resetTime - Math.floor(Date.now() / 1000));
+    const rateLimit: RateLimitMeta = { limit: input.limit, remaining: 0, resetTime: input.resetTime, retryAfter };
+    return new AppError('rate_limited', input.message ?? `Rate limit reached (${input.limit} per ${input.scope === 'hourly' ? 'hour' : 'day'}). Sign in for higher limits.`, {
+      code: 'RATE_LIMIT_EXCEEDED',
+      details: { currentUsage: input.currentUsage, dailyLimit: input.limit, resetTime: input.resetTime, scope: input.scope },
+      headers: { 'Retry-After': String(retryAfter) },
+      extra: { meta: { rateLimit, retryAfter, conversionOpportunity: true } },
+    });
+  },
+};
