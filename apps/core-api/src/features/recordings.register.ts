@@ -7,6 +7,7 @@ import { conversionRoutes } from './conversion/conversion.routes';
 import { createConversionService } from './conversion/conversion.service';
 import { recordingsRoutes } from './recordings/recordings.routes';
 import { createRecordingsService } from './recordings/recordings.service';
+import { createStoriesService } from './stories/stories.service';
 import { createTicketSigner } from './uploads/upload-ticket';
 import { directUploadRoutes, uploadsRoutes } from './uploads/uploads.routes';
 import { createUploadsService } from './uploads/uploads.service';
@@ -40,6 +41,10 @@ export async function registerRecordingsToStories(app: App, deps: CoreFeatureDep
     await scope.register(recordingsRoutes({ recordings, uploadLimit }), { prefix: '/api/recordings' });
     await scope.register(uploadsRoutes({ uploads, uploadLimit }), { prefix: '/api/uploads' });
     const conversion = createConversionService({ sql, llm: providers.llm, access });
-    await scope.register(conversionRoutes({ conversion, storyLimit: deps.rateLimit.limit(STORIES_PER_MINUTE, '1 minute') }), { prefix: '/api/stories' });
+    const stories = createStoriesService({ sql, access, publicBaseUrl: config.publicBaseUrl ?? '' });
+    await scope.register(
+      conversionRoutes({ conversion, loadStory: (userId, id) => stories.get(userId, id), storyLimit: deps.rateLimit.limit(STORIES_PER_MINUTE, '1 minute') }),
+      { prefix: '/api/stories' },
+    );
   });
 }

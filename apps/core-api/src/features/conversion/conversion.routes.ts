@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { storyView } from '../stories/stories.schemas';
+import type { StoryView } from '../stories/stories.service';
 import type { ConversionService } from './conversion.service';
 
 const convertBody = z.object({
@@ -13,49 +15,12 @@ const convertBody = z.object({
   acceptPartial: z.boolean().optional(),
 });
 
-const paragraphProvenance = z.object({
-  paragraph: z.number().int(),
-  sourceStart: z.number().int().nullable(),
-  sourceEnd: z.number().int().nullable(),
-  sourceExcerpt: z.string().nullable(),
-  startSeconds: z.number().nullable(),
-  endSeconds: z.number().nullable(),
-  messageIds: z.array(z.string()),
-  alignment: z.number(),
-  faithful: z.boolean(),
-  unsupportedClaims: z.array(z.string()),
-});
-
 const faithfulness = z.object({
   passed: z.boolean(),
   score: z.number(),
   unsupportedClaims: z.array(z.string()),
   checkedBy: z.array(z.string()),
   regenerated: z.boolean(),
-});
-
-const storyView = z.object({
-  id: z.uuid(),
-  title: z.string(),
-  type: z.string(),
-  content: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
-  campaignId: z.uuid().nullable(),
-  book_id: z.uuid().nullable(),
-  ai_enhanced: z.boolean(),
-  source_recording_ids: z.array(z.string()),
-  source_conversation_ids: z.array(z.string()),
-  word_count: z.number().int(),
-  provenance: z.object({
-    sourceType: z.string(),
-    sourceIds: z.array(z.string()),
-    model: z.string(),
-    generatedAt: z.string(),
-    faithfulness,
-    paragraphs: z.array(paragraphProvenance),
-  }),
-  created_at: z.string(),
-  updated_at: z.string(),
 });
 
 const refusal = z.object({
@@ -67,10 +32,17 @@ const refusal = z.object({
   unsupportedClaims: z.array(z.string()).optional(),
 });
 
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(`${String(v).replace(' ', 'T')}Z`).toISOString());
-
 export const conversionRoutes =
-  ({ conversion, storyLimit }: { conversion: ConversionService; storyLimit: ReturnType<RateLimitHandle['limit']> }): FastifyPluginAsyncZod =>
+  ({
+    conversion,
+    loadStory,
+    storyLimit,
+  }: {
+    conversion: ConversionService;
+    /** The stories API's own view of a story (provenance included), so both routes answer one shape. */
+    loadStory: (callerId: string, storyId: string) => Promise<StoryView>;
+    storyLimit: ReturnType<RateLimitHandle['limit']>;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/convert',
@@ -94,9 +66,9 @@ export const conversionRoutes =
         },
       },
       async (req, reply) => {
-        const result = await conversion.convert(callerOf(req).userId, req.body);
-        const story = result.story as z.infer<typeof storyView> & { created_at: unknown; updated_at: unknown };
-        return reply.status(201).send({ ...result, story: { ...story, created_at: iso(story.created_at), updated_at: iso(story.updated_at) } });
+        const userId = callerOf(req).userId;
+        const result = await conversion.convert(userId, req.body);
+        return reply.status(201).send({ ...result, story: await loadStory(userId, result.storyId) });
       },
     );
   };

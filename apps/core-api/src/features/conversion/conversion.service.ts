@@ -128,11 +128,7 @@ export function createConversionService(deps: { sql: Sql; llm: LanguageModel; ac
           const book = await lockBookForChange(tx, access, userId, bookId);
           await appendChapters(tx, access, userId, book, [story.id], 'bookId');
         }
-        const [row] = await tx<Record<string, unknown>[]>`
-          select id, title, type, content, metadata, campaign_id as "campaignId", book_id as "book_id", ai_enhanced, source_recording_ids,
-                 source_conversation_ids, word_count, provenance, created_at, updated_at
-            from stories where id = ${story.id}`;
-        return row!;
+        return story.id;
       });
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -155,8 +151,8 @@ export function createConversionService(deps: { sql: Sql; llm: LanguageModel; ac
       const { readiness, wordCount, assessment } = await gate(source, input.acceptPartial === true, userId);
       const { written, faithfulness } = await writeFaithfully(source, input.title, userId, readiness);
       const provenance = buildProvenance({ paragraphs: written.paragraphs, source: source.text, words: source.words, segments: source.segments });
-      const story = await insert(userId, input, source, { written, faithfulness, readiness, wordCount, assessment, provenance });
-      return { story, readiness: readiness as 'ready' | 'partial', faithfulness };
+      const storyId = await insert(userId, input, source, { written, faithfulness, readiness, wordCount, assessment, provenance });
+      return { storyId, readiness: readiness as 'ready' | 'partial', faithfulness };
     },
   };
 }

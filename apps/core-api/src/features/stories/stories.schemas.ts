@@ -19,6 +19,8 @@ export const storyView = z.object({
   sourceConversationIds: z.array(z.uuid()),
   wordCount: z.number().int(),
   responseType: z.string().nullable(),
+  /** For converted stories: where each paragraph came from (source span, seconds, faithfulness). Single reads only. */
+  provenance: z.record(z.string(), z.unknown()).nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

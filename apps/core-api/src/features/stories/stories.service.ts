@@ -27,6 +27,7 @@ export interface StoryView {
   wordCount: number;
   /** text or voice for campaign responses; null for stories made through this API. */
   responseType: string | null;
+  provenance?: Record<string, unknown> | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -47,6 +48,7 @@ export interface StoryRow {
   source_recording_ids: string[];
   source_conversation_ids: string[];
   word_count: number;
+  provenance?: Record<string, unknown> | null;
   created_at: string;
   updated_at: string;
 }
@@ -69,6 +71,7 @@ export function toStoryView(row: StoryRow): StoryView {
     sourceConversationIds: row.source_conversation_ids ?? [],
     wordCount: row.word_count,
     responseType: row.response_type,
+    ...(row.provenance ? { provenance: row.provenance } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -128,7 +131,7 @@ interface ShareRow {
 // (drizzle's driver setup), and zone-less columns hold UTC wall time (libs/db _columns).
 export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const COLUMNS = `s.id, s.user_id, s.campaign_id, s.title, s.prompt, s.response_text, s.response_type, s.type, s.content, s.metadata,
-  s.book_id, s.ai_enhanced, s.source_recording_ids, s.source_conversation_ids, s.word_count,
+  s.book_id, s.ai_enhanced, s.source_recording_ids, s.source_conversation_ids, s.word_count, s.provenance,
   to_char(s.created_at, ${ISO_UTC}) as created_at, to_char(s.updated_at, ${ISO_UTC}) as updated_at`;
 const SHARE_COLUMNS = `id, share_id, story_id, to_char(expires_at, ${ISO_UTC}) as expires_at, to_char(revoked_at, ${ISO_UTC}) as revoked_at,
   view_count, to_char(created_at, ${ISO_UTC}) as created_at`;
