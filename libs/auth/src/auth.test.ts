@@ -28,11 +28,12 @@ describe('tokens', () => {
 
 describe('verified-token cache', () => {
   it('answers repeated checks from the cache but still refuses a token once it has expired', async () => {
-    const shortLived = createTokenSigner(SECRET, 1);
+    // 3 s, not 1: exp is whole seconds from a floored iat, so a 1 s token can expire within milliseconds.
+    const shortLived = createTokenSigner(SECRET, 3);
     const { token } = await shortLived.sign({ userId: 'u', email: 'a', role: 'user', sessionId: 's' });
     expect(await shortLived.verify(token)).not.toBeNull();
     expect(await shortLived.verify(token)).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 4100));
     expect(await shortLived.verify(token)).toBeNull();
   });
 
