@@ -28,7 +28,15 @@ export const recordingView = z.object({
 });
 export type RecordingView = z.infer<typeof recordingView>;
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+/**
+ * Zone-less timestamps hold UTC (spec 000 Memories 2), and the shared client hands them over as text
+ * ("2026-11-21 19:44:30.17"), which Date would read as local time: mark them UTC before parsing.
+ */
+const iso = (d: Date | string | null) => {
+  if (d === null) return null;
+  if (d instanceof Date) return d.toISOString();
+  return new Date(/[zZ]|[+-]\d\d(:?\d\d)?$/.test(d) ? d : `${d.replace(' ', 'T')}Z`).toISOString();
+};
 
 export function toRecordingView(r: RecordingRow): RecordingView {
   return {

@@ -39,10 +39,10 @@ export interface RecordingRow {
   transcriptStatus: string | null;
   transcriptSource: string | null;
   transcriptError: string | null;
-  transcriptUpdatedAt: Date | null;
+  transcriptUpdatedAt: Date | string | null;
   storyId: string | null;
   trialSessionId: string | null;
-  createdAt: Date;
+  createdAt: Date | string;
 }
 
 const COLUMNS = (sql: Sql) => sql`

@@ -44,6 +44,8 @@ describe('recordings', () => {
     expect(recording).toMatchObject({ title: 'Grandma on the farm', transcript: 'we had three cows', transcript_status: 'pending', transcript_source: 'browser', media_type: 'audio', status: 'completed' });
     expect(recording.audio_url).toBe(`/api/recordings/${recording.id}/audio`);
     expect(recording.trial_session_id).toBe('trial-abc123');
+    // The zone-less created_at is UTC, whatever the server's time zone.
+    expect(Math.abs(Date.parse(recording.created_at) - Date.now())).toBeLessThan(10 * 60_000);
     const [row] = await t.database.sql`select storage_key, original_file_size_bytes::int as size from recordings where id = ${recording.id}`;
     const stored = await storage.get(row!['storage_key']);
     stored.body.resume();
