@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { Cleanup } from './lib/cleanup';
+import { Cleanup, runBench } from './lib/cleanup';
 import { buildCoreApi, coreApiEnv, startCoreApi } from './lib/core-api';
 import { prepareDatabase } from './lib/database';
 import { measure, type LoadOptions, type Measurement, type Target } from './lib/load';
@@ -242,26 +242,4 @@ async function main(cleanup: Cleanup): Promise<number> {
   return 0;
 }
 
-async function run(): Promise<void> {
-  const cleanup = new Cleanup();
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) return;
-    signalled = true;
-    say(`${signal}: stopping children and dropping the database`);
-    void cleanup.runAll().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let code = 1;
-  try {
-    code = await main(cleanup);
-  } catch (err) {
-    process.stderr.write(`\n[bench] error: ${err instanceof Error ? err.message : String(err)}\n`);
-  } finally {
-    await cleanup.runAll();
-  }
-  process.exit(signalled ? 130 : code);
-}
-
-void run();
+runBench(main, say);

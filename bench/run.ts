@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Cleanup } from './lib/cleanup';
+import { Cleanup, runBench } from './lib/cleanup';
 import { buildCoreApi, CAMPAIGNS, coreApiEnv, seed, startCoreApi, verifyCampaignList, type CoreApi } from './lib/core-api';
 import { prepareDatabase } from './lib/database';
 import { measure, type LoadOptions, type Measurement, type Target } from './lib/load';
@@ -69,7 +69,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   const core = await startCoreApi(env, coreUrl, cleanup);
   say(`core-api healthy after ${core.startMs.toFixed(0)} ms (fresh database, migrations applied)`);
 
-  const { userId, accessToken } = await seed(coreUrl);
+  const { userId, accessToken } = await seed(coreUrl, db.url);
   await verifyCampaignList(coreUrl, accessToken);
   say(`signed up one user with ${CAMPAIGNS} campaigns`);
 
@@ -122,28 +122,4 @@ async function main(cleanup: Cleanup): Promise<number> {
   return 0;
 }
 
-async function run(): Promise<void> {
-  const cleanup = new Cleanup();
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) return;
-    signalled = true;
-    say(`${signal}: stopping children and dropping the database`);
-    void cleanup.runAll().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
-  let code = 1;
-  try {
-    code = await main(cleanup);
-  } catch (err) {
-    process.stderr.write(`\n[bench] error: ${err instanceof Error ? err.message : String(err)}\n`);
-  } finally {
-    await cleanup.runAll();
-  }
-  // Exit explicitly: a forgotten handle must not keep the bench hanging after its report.
-  process.exit(signalled ? 130 : code);
-}
-
-void run();
+runBench(main, say);

@@ -41,3 +41,32 @@ export class Cleanup {
     }
   }
 }
+
+/**
+ * The entry of every bench: runs `main` with a Cleanup, runs the cleanup on SIGINT/SIGTERM or at the end,
+ * and exits with main's code (130 after a signal). The explicit exit keeps a forgotten handle from leaving
+ * the bench hanging after its report.
+ */
+export function runBench(main: (cleanup: Cleanup) => Promise<number>, say: (line: string) => void): void {
+  const cleanup = new Cleanup();
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = true;
+    say(`${signal}: stopping children and dropping the database`);
+    void cleanup.runAll().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  void (async () => {
+    let code = 1;
+    try {
+      code = await main(cleanup);
+    } catch (err) {
+      process.stderr.write(`\n[bench] error: ${err instanceof Error ? err.message : String(err)}\n`);
+    } finally {
+      await cleanup.runAll();
+    }
+    process.exit(signalled ? 130 : code);
+  })();
+}

@@ -1,6 +1,7 @@
 // core-api as a separate process (as deployed), its start time, and the data the load reads:
 // one signed-up user with exactly CAMPAIGNS campaigns.
 import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
 import { performance } from 'node:perf_hooks';
 import type { Cleanup } from './cleanup';
 import { execFileSync } from 'node:child_process';
@@ -46,7 +47,11 @@ export interface Seeded {
   accessToken: string;
 }
 
-export async function seed(baseUrl: string): Promise<Seeded> {
+/**
+ * Sign up through the API, then put the account on the family tier (straight in the database: there is no
+ * billing route), since the free tier allows a single campaign and the list needs CAMPAIGNS of them.
+ */
+export async function seed(baseUrl: string, databaseUrl: string): Promise<Seeded> {
   const email = `bench-${randomBytes(6).toString('hex')}@example.test`;
   const signup = await postJson<{ user: { id: string }; session: { access_token: string } }>(`${baseUrl}/api/auth/signup`, {
     email,
@@ -54,6 +59,12 @@ export async function seed(baseUrl: string): Promise<Seeded> {
     fullName: 'Bench User',
   });
   const seeded = { userId: signup.user.id, accessToken: signup.session.access_token };
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    await sql`update profiles set subscription_tier = 'family' where id = ${seeded.userId}`;
+  } finally {
+    await sql.end();
+  }
   for (let i = 1; i <= CAMPAIGNS; i++) {
     await postJson(`${baseUrl}/api/campaigns`, { title: `Bench campaign ${i}`, description: `Campaign ${i} of the benchmark.` }, seeded.accessToken);
   }

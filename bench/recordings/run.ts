@@ -25,7 +25,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { createObjectStorage, type ByteRange } from '../../libs/providers/src/storage';
-import { Cleanup } from '../lib/cleanup';
+import { Cleanup, runBench } from '../lib/cleanup';
 import { buildCoreApi, coreApiEnv, startCoreApi } from '../lib/core-api';
 import { prepareDatabase } from '../lib/database';
 import { freePort, ROOT } from '../lib/processes';
@@ -297,21 +297,4 @@ async function main(cleanup: Cleanup): Promise<void> {
   say(`results written to ${path.relative(ROOT, RESULTS_FILE)}`);
 }
 
-async function run(): Promise<void> {
-  const cleanup = new Cleanup();
-  const onSignal = () => void cleanup.runAll().finally(() => process.exit(130));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let code = 0;
-  try {
-    await main(cleanup);
-  } catch (err) {
-    process.stderr.write(`\n[bench:recordings] error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-    code = 1;
-  } finally {
-    await cleanup.runAll();
-  }
-  process.exit(code);
-}
-
-void run();
+runBench(async (cleanup) => (await main(cleanup), 0), say);

@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { getTableName } from 'drizzle-orm';
 import { TOOL_ROUTES, TOOL_TABLES, type ToolRoute } from '@story/db';
-import { Cleanup } from '../lib/cleanup';
+import { Cleanup, runBench } from '../lib/cleanup';
 import { prepareDatabase } from '../lib/database';
 import { freePort, ROOT, startBundle, startTs, waitForOk, type Service } from '../lib/processes';
 import { PK_SELECT, writeJson } from '../lib/report';
@@ -315,26 +315,4 @@ async function main(cleanup: Cleanup): Promise<number> {
   return 0;
 }
 
-async function run(): Promise<void> {
-  const cleanup = new Cleanup();
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) return;
-    signalled = true;
-    say(`${signal}: stopping children and dropping the database`);
-    void cleanup.runAll().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let code = 1;
-  try {
-    code = await main(cleanup);
-  } catch (err) {
-    process.stderr.write(`\n[bench] error: ${err instanceof Error ? err.message : String(err)}\n`);
-  } finally {
-    await cleanup.runAll();
-  }
-  process.exit(signalled ? 130 : code);
-}
-
-void run();
+runBench(main, say);
