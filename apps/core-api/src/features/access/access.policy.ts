@@ -2,10 +2,13 @@
 // Every route with an id asks this module; nothing else compares user ids for access.
 //
 // The model: content belongs to an owner account (the campaign owner, the storyteller's keeper). The owner
-// holds campaign_owner over it. Anyone who shares an ACTIVE family group with the owner holds the role of
-// their own membership there (family_contributor or family_viewer; a group owner who is not the content
-// owner counts as contributor). Everyone else has no role and gets 404, never data. Membership is read on
-// every call, so removing a member revokes access at once.
+// holds campaign_owner over it. The role an invitation grants (family_contributor or family_viewer) applies
+// to the content of the group's owner, who invited them: a contributor of Ann's group may add stories to
+// Ann's library. Every other co-member of an ACTIVE group (the group's owner over a member's library, two
+// invitees over each other's) may see, as spec 000's "Who may see and download" table says, and nothing
+// more: nobody creates or edits in another member's library without having been invited to it as
+// contributor. Everyone else has no role and gets 404, never data. Membership is read on every call, so
+// removing a member revokes access at once.
 import type { Sql } from 'postgres';
 import { AppError, notFound } from '@story/http';
 
@@ -84,6 +87,16 @@ export function groupRoleOf(memberRole: string): ContentRole {
 }
 
 /**
+ * A membership's role over the library of a co-member. Only in the group that co-member created does an
+ * invitee's role count (an invitee role, or a campaign_owner membership, which acts as contributor there);
+ * everywhere else, and for the group's creator over an invitee's library, it is sight only.
+ */
+export function contentRoleOf(memberRole: string, inContentOwnersGroup: boolean): ContentRole {
+  if (!inContentOwnersGroup || memberRole === 'family_viewer' || memberRole === 'owner') return 'family_viewer';
+  return 'family_contributor';
+}
+
+/**
  * Creator-only resources (a campaign's settings and its create flow): anyone else, family included, gets
  * the same 404 as a stranger, so the resource's existence does not leak.
  */
@@ -98,17 +111,19 @@ function refuse(role: ContentRole, permission: Permission): AppError {
 export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
   async function roleFor(callerId: string, ownerId: string): Promise<ContentRole | null> {
     if (callerId === ownerId) return 'campaign_owner';
-    // Both must be active members of one group; the caller's strongest membership role wins.
-    const rows = await sql<{ role: string }[]>`
-      select mine.role
+    // Both must be active members of one group. In a group the content owner created, the caller holds the
+    // role their invitation granted; in any other shared group, only sight. The strongest row wins.
+    const rows = await sql<{ role: string; ownersGroup: boolean }[]>`
+      select mine.role, g.created_by = ${ownerId} as "ownersGroup"
         from family_members mine
         join family_members theirs
           on theirs.family_group_id = mine.family_group_id
          and theirs.user_id = ${ownerId} and theirs.status = 'active'
+        join family_groups g on g.id = mine.family_group_id
        where mine.user_id = ${callerId} and mine.status = 'active'`;
     let best: ContentRole | null = null;
-    for (const { role } of rows) {
-      const mapped: ContentRole = role === 'family_viewer' ? 'family_viewer' : 'family_contributor';
+    for (const row of rows) {
+      const mapped = contentRoleOf(row.role, row.ownersGroup);
       if (!best || RANK[mapped] > RANK[best]) best = mapped;
     }
     return best;
