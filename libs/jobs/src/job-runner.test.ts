@@ -251,3 +251,14 @@ it('stop() aborts a running handler and hands its job back without spending an a
   await runner.stop();
   expect(await row(id)).toMatchObject({ status: 'queued', attempts: 0 });
 });
+
+it('feature areas add their kinds with define(), each once', async () => {
+  const runner = createJobRunner({ sql: t.sql, queue: freshQueue() });
+  expect(await runner.runOnce()).toBe(0);
+  const ran: number[] = [];
+  runner.define(defineJob({ kind: 'late', parse: parseNumbered, run: async ({ payload }) => void ran.push(payload.n) }));
+  expect(() => runner.define(defineJob({ kind: 'late', parse: parseNumbered, run: async () => undefined }))).toThrow(/defined twice/);
+  await runner.enqueue('late', { n: 5 });
+  await runner.drain();
+  expect(ran).toEqual([5]);
+});

@@ -62,9 +62,10 @@ export interface JobRunnerOptions {
   sql: Sql;
   /** Worker pool: core, email, tools. */
   queue: string;
+  /** Kinds known from the start; feature areas may add theirs with define() before start(). */
   // The payload type of each kind is checked where it is defined; the runner treats them alike.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  jobs: readonly JobDefinition<any>[];
+  jobs?: readonly JobDefinition<any>[];
   log?: JobLog;
   workerId?: string;
   leaseSeconds?: number;
@@ -75,6 +76,8 @@ export interface JobRunnerOptions {
 export interface JobRunner {
   workerId: string;
   queue: JobQueue;
+  /** Add a kind (a feature area's, at build time); a kind is defined once per runner. */
+  define<P>(definition: JobDefinition<P>): void;
   /** Enqueue a job of a defined kind (inside the caller's transaction when given). */
   enqueue(kind: string, payload: Record<string, unknown>, options?: EnqueueOptions, tx?: Sql | TransactionSql): Promise<Enqueued>;
   /** Sweep stuck jobs, then claim and run one batch; returns how many ran. */
@@ -100,9 +103,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const defaultLease = options.leaseSeconds ?? 15 * 60;
   const batchSize = options.batchSize ?? 4;
-  const byKind = new Map(options.jobs.map((d) => [d.kind, d]));
-  const kinds = [...byKind.keys()];
-  if (kinds.length !== options.jobs.length) throw new Error(`job kinds must be unique in queue ${options.queue}`);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const byKind = new Map<string, JobDefinition<any>>();
+  const kinds: string[] = [];
+  function define<P>(definition: JobDefinition<P>): void {
+    if (byKind.has(definition.kind)) throw new Error(`job kind ${definition.kind} is defined twice in queue ${options.queue}`);
+    byKind.set(definition.kind, definition);
+    kinds.push(definition.kind);
+  }
+  for (const definition of options.jobs ?? []) define(definition);
 
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<unknown> | undefined;
@@ -119,7 +128,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   async function seedRecurring(): Promise<void> {
     if (recurringSeeded) return;
-    for (const def of options.jobs) if (def.everySeconds) await scheduleNext(def, 0);
+    for (const def of byKind.values()) if (def.everySeconds) await scheduleNext(def, 0);
     recurringSeeded = true;
   }
 
@@ -189,6 +198,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     await seedRecurring();
     for (const job of await queue.reclaimExpired()) await afterReclaim(job);
     if (stopped) return 0;
+    if (kinds.length === 0) return 0;
     const claimed = await queue.claim(workerId, batchSize, defaultLease, kinds);
     for (const job of claimed) await runJob(job);
     return claimed.length;
@@ -216,6 +226,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   return {
     workerId,
     queue,
+    define,
     async enqueue(kind, payload, enqueueOptions, tx) {
       const def = byKind.get(kind);
       if (!def) throw new Error(`unknown job kind ${kind} in queue ${options.queue}`);

@@ -1,7 +1,7 @@
 // Recordings, direct uploads and story conversion (issue 4): the recording routes and presign/register
 // need a signed-in caller; the local direct PUT is authorised by its upload ticket alone.
 import type { App } from '@story/http';
-import { createJobQueue } from '@story/db';
+import { createJobQueue } from '@story/jobs';
 import type { CoreFeatureDeps } from './feature-deps';
 import { conversionRoutes } from './conversion/conversion.routes';
 import { createConversionService } from './conversion/conversion.service';

@@ -5,5 +5,6 @@ import type { App } from '@story/http';
 export { createRecordingWorker, type RecordingWorkerDeps } from './recording-jobs.worker';
 
 export async function startCoreWorkers({ app }: { app: App }): Promise<void> {
+  app.coreJobs.start(1000);
   app.coreJobWorker.start(1000);
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { JobQueue } from '@story/db';
+import type { JobQueue } from '@story/jobs';
 import { NOT_CONFIGURED_MESSAGE, ProviderError, type ObjectStorage, type SpeechRecognition } from '@story/providers';
 import { computeWaveform, probeMedia } from '../features/recordings/media-probe';
 import { PROCESS_JOB } from '../features/recordings/recordings.service';
@@ -142,7 +142,8 @@ export function createRecordingWorker(deps: RecordingWorkerDeps) {
       if (job.status === 'dead') await markFailed(recordingId, 'Transcription stopped repeatedly before finishing; try again');
       else await sql`update recordings set transcript_status = 'pending', updated_at = now() where id = ${recordingId} and transcript_status = 'processing'`;
     }
-    const claimed = await jobs.claim(workerId, limit, leaseSeconds);
+    // The core queue carries other kinds (book exports) for the runner: take only ours.
+    const claimed = await jobs.claim(workerId, limit, leaseSeconds, [PROCESS_JOB]);
     for (const job of claimed) {
       if (job.kind === PROCESS_JOB) await runJob(job);
       else await jobs.fail(job.id, workerId, `no handler for ${job.kind}`, { retry: false });

@@ -4,7 +4,7 @@ import { ProviderError, type ObjectStorage } from '@story/providers';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { buildTestAppWithProviders, fakeSpeech, makeTone, multipart, type Part } from '../../test/conversations-factories';
 import { createRecordingWorker } from '../../workers/recording-jobs.worker';
-import { createJobQueue } from '@story/db';
+import { createJobQueue } from '@story/jobs';
 
 function upload(t: TestContext, user: SignedUp, parts: Part[]) {
   const body = multipart(parts);
