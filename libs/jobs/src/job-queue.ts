@@ -5,6 +5,9 @@
 // JSON goes in as text with a ::jsonb cast: the Drizzle client shares this postgres.js instance and swaps
 // its json serializer for a pass-through, so sql.json() values would not be encoded.
 import type { Sql, TransactionSql } from 'postgres';
+import { claimRows, extendLease } from './lease';
+
+const JOBS_TABLE = { table: 'jobs', runningStatus: 'running' } as const;
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'dead';
 
@@ -99,26 +102,27 @@ export function createJobQueue(sql: Sql, queue: string): JobQueue {
     },
 
     async claim(workerId, limit, leaseSeconds, kinds) {
-      // The inner SELECT skips rows other workers are claiming right now instead of waiting on them; the
-      // partial index on (queue, run_at) where status = 'queued' keeps finished history out of the scan.
-      return sql<ClaimedJob[]>`
-        update jobs set status = 'running', locked_by = ${workerId}, locked_at = now(),
-               lease_expires_at = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1, updated_at = now()
-         where id in (select id from jobs
-                       where queue = ${queue} and status = 'queued' and run_at <= now()
-                             ${kinds ? sql`and kind = any(${kinds as string[]})` : sql``}
-                       order by run_at limit ${limit}
-                       for update skip locked)
-        returning id, kind, payload, attempts, max_attempts as "maxAttempts"`;
+      // The partial index on (queue, run_at) where status = 'queued' keeps finished history out of the scan.
+      return claimRows<ClaimedJob[]>(sql, {
+        ...JOBS_TABLE,
+        workerId,
+        leaseSeconds,
+        limit,
+        claimable: sql`queue = ${queue} and status = 'queued' and run_at <= now() ${kinds ? sql`and kind = any(${kinds as string[]})` : sql``}`,
+        orderBy: 'run_at',
+        alsoSet: sql`attempts = attempts + 1`,
+        returning: sql`id, kind, payload, attempts, max_attempts as "maxAttempts"`,
+      });
     },
 
     async heartbeat(jobId, workerId, leaseSeconds, progress) {
-      const rows = await sql`
-        update jobs set lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
-               progress = coalesce(${progress ? JSON.stringify(progress) : null}::jsonb, progress), updated_at = now()
-         where id = ${jobId} and locked_by = ${workerId} and status = 'running'
-        returning id`;
-      return rows.length > 0;
+      return extendLease(sql, {
+        ...JOBS_TABLE,
+        id: jobId,
+        workerId,
+        leaseSeconds,
+        alsoSet: sql`progress = coalesce(${progress ? JSON.stringify(progress) : null}::jsonb, progress)`,
+      });
     },
 
     async complete(jobId, workerId, result) {
