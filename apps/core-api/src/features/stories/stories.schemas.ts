@@ -43,9 +43,9 @@ const linkFields = {
   ai_enhanced: z.boolean().optional(),
   source_recording_ids: idList.optional(),
   source_conversation_ids: idList.optional(),
-  aiEnhanced: z.boolean().optional().describe('deprecated: ai_enhanced'),
-  sourceRecordingIds: idList.optional().describe('deprecated: source_recording_ids'),
-  sourceConversationIds: idList.optional().describe('deprecated: source_conversation_ids'),
+  aiEnhanced: z.boolean().optional().meta({ deprecated: true, description: 'old spelling of ai_enhanced' }),
+  sourceRecordingIds: idList.optional().meta({ deprecated: true, description: 'old spelling of source_recording_ids' }),
+  sourceConversationIds: idList.optional().meta({ deprecated: true, description: 'old spelling of source_conversation_ids' }),
 };
 
 export const createStoryBody = z.strictObject({
@@ -55,7 +55,7 @@ export const createStoryBody = z.strictObject({
   content: content.optional(),
   metadata: metadata.optional(),
   book_id: z.uuid().optional(),
-  bookId: z.uuid().optional().describe('deprecated: book_id'),
+  bookId: z.uuid().optional().meta({ deprecated: true, description: 'old spelling of book_id' }),
   ...linkFields,
 });
 
@@ -65,7 +65,7 @@ export const updateStoryBody = z.strictObject({
   content: content.optional(),
   metadata: metadata.optional(),
   book_id: z.uuid().nullable().optional(),
-  bookId: z.uuid().nullable().optional().describe('deprecated: book_id'),
+  bookId: z.uuid().nullable().optional().meta({ deprecated: true, description: 'old spelling of book_id' }),
   ...linkFields,
 });
 
