@@ -81,7 +81,7 @@ type LinkBody = {
 };
 
 /** One value per field from either spelling; both spellings of one field is a 400 naming the spec's name. */
-export function storyLinks<B extends LinkBody>(body: B) {
+export function storyLinks(body: LinkBody) {
   const pick = <T>(field: string, spec: T | undefined, legacy: T | undefined): T | undefined => {
     if (spec !== undefined && legacy !== undefined) throw badRequest(`Invalid ${field}: send ${field} only, not its camelCase spelling too`, { field });
     return spec !== undefined ? spec : legacy;

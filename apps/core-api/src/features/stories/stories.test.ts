@@ -217,7 +217,11 @@ describe('field names of spec 000 (CONTRACTS §8)', () => {
     const [after] = await t.database.sql`select book_id, ai_enhanced, source_conversation_ids from stories where id = ${story.id}`;
     expect(after).toEqual({ book_id: null, ai_enhanced: false, source_conversation_ids: [] });
 
-    // Both spellings of one field: 400 naming the spec's name, nothing written.
+    // The old camelCase spelling is still read (deprecated); both spellings of one field is a 400 naming
+    // the spec's name, and nothing is written.
+    const legacy = await post(gil, { title: 'Legacy', aiEnhanced: true });
+    expect(legacy.statusCode).toBe(201);
+    expect(legacy.json()).toMatchObject({ ai_enhanced: true });
     const both = await post(gil, { title: 'Twice', ai_enhanced: true, aiEnhanced: false });
     expect(both.statusCode).toBe(400);
     expect(both.json().error).toContain('ai_enhanced');
