@@ -84,7 +84,7 @@ describe('bad input', () => {
   it('refuses a malformed session id', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/plot-twists/generate', headers: { 'x-session-id': 'sess_abc' }, payload: { options: { genre: 'x' } } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatchObject({ code: 'INVALID_SESSION_ID', field: 'X-Session-ID' });
+    expect(res.json().error).toMatchObject({ code: 'INVALID_INPUT', field: 'X-Session-ID' });
     expect(await t.database.sql`select 1 from tools_sessions where id = 'sess_abc'`).toHaveLength(0);
   });
 
