@@ -14,11 +14,13 @@ import { createSessionLookup, createTokenSigner, registerAuthDecorators, require
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
-import { coreErrorRenderer, createServiceApp, registerHealth, type App } from '@story/http';
+import { coreErrorRenderer, createServiceApp, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
 export interface CoreApiDeps {
   database: DbClient;
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: ServiceOptions['logStream'];
   /** Storage, speech, TTS and LLM adapters; built from config when not given (tests inject fakes). */
   providers?: Providers;
 }
@@ -28,6 +30,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   const { app, rateLimit } = await createServiceApp({
     name: 'core-api',
     logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    logStream: deps.logStream,
     render: coreErrorRenderer,
     cors: { origins: config.corsOrigins },
     rateLimit: {
