@@ -48,8 +48,6 @@ const LOCK_WINDOW = sql`interval '15 minutes'`;
 const MAX_FAILURES = 5;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
-
 const newRefreshToken = () => randomBytes(32).toString('base64url');
 
 /** Stored IP addresses have their last octet (IPv6: last group) removed (spec 000 Authentication 10). */
