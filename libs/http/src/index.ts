@@ -6,6 +6,7 @@ export * from './rate-limit';
 export * from './openapi';
 export * from './health';
 export * from './server';
+export * from './log-serializer';
 export * from './shutdown';
 export * from './schemas';
 export * from './service';

@@ -6,13 +6,14 @@ import { registerErrorHandling } from './error-handler';
 import { registerOpenApi, type OpenApiInfo } from './openapi';
 import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './rate-limit';
 import { registerCors, registerSecurityHeaders, type CorsPolicy } from './security';
-import { createServer, type App } from './server';
+import { createServer, type App, type ServerOptions } from './server';
 
 export interface ServiceOptions {
   name: string;
   logLevel?: string;
   bodyLimit?: number;
-  trustProxy?: boolean;
+  trustProxy?: ServerOptions['trustProxy'];
+  logStream?: ServerOptions['logStream'];
   render: ErrorRenderer;
   cors: CorsPolicy;
   rateLimit: RateLimitSetup;
@@ -25,7 +26,13 @@ export interface ServiceApp {
 }
 
 export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
-  const app = createServer({ name: options.name, logLevel: options.logLevel, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
+  const app = createServer({
+    name: options.name,
+    logLevel: options.logLevel,
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    logStream: options.logStream,
+  });
   registerErrorHandling(app, { render: options.render });
   await registerSecurityHeaders(app);
   await registerCors(app, options.cors);
