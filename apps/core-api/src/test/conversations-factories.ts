@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { conversationMessages, conversations, one } from '@story/db';
-import { ProviderError, type Providers, type RecognitionOptions, type SpeechRecognition, type Transcription } from '@story/providers';
+import { ffmpegPath, ProviderError, type Providers, type RecognitionOptions, type SpeechRecognition, type Transcription } from '@story/providers';
 import { buildTestApp, type TestContext } from './helper';
 
 const exec = promisify(execFile);
@@ -56,10 +56,10 @@ const CODECS = {
   webm: ['-ac', '1', '-c:a', 'libopus', '-b:a', '24k', '-f', 'webm'],
 };
 
-/** Real media made with ffmpeg: a sine tone of `seconds`, as WAV (8 kHz mono, small), MP3 or streamed WebM/Opus. */
+/** Real media made with ffmpeg (the build shipped in npm): a sine tone of `seconds`, as WAV (8 kHz mono, small), MP3 or streamed WebM/Opus. */
 export async function makeTone(seconds: number, format: keyof typeof CODECS = 'wav'): Promise<Buffer> {
   const codec = CODECS[format];
-  const { stdout } = await exec('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec, 'pipe:1'], {
+  const { stdout } = await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec, 'pipe:1'], {
     encoding: 'buffer',
     maxBuffer: 64 * 1024 * 1024,
   });

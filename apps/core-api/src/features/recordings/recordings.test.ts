@@ -1,6 +1,6 @@
 // POST/GET/DELETE /api/recordings, media streaming and the processing job, against real PostgreSQL, real
 // local storage and real ffmpeg-made media.
-import { ProviderError, type ObjectStorage } from '@story/providers';
+import { ffmpegPath, ProviderError, type ObjectStorage } from '@story/providers';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { buildTestAppWithProviders, fakeSpeech, makeTone, multipart, type Part } from '../../test/conversations-factories';
 import { createRecordingWorker } from '../../workers/recording-jobs.worker';
@@ -110,7 +110,7 @@ describe('recordings', () => {
 
   it('passes video through with media_type video', async () => {
     const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({
-      stdout: execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=5:duration=1', '-f', 'lavfi', '-i', 'sine=duration=1', '-shortest', '-c:v', 'mpeg4', '-c:a', 'aac', '-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov', 'pipe:1'], { maxBuffer: 32 * 1024 * 1024 }),
+      stdout: execFileSync(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=5:duration=1', '-f', 'lavfi', '-i', 'sine=duration=1', '-shortest', '-c:v', 'mpeg4', '-c:a', 'aac', '-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov', 'pipe:1'], { maxBuffer: 32 * 1024 * 1024 }),
     }));
     const res = await upload(t, user, [{ name: 'audio', value: stdout, filename: 'clip.mp4', contentType: 'video/mp4' }]);
     expect(res.statusCode).toBe(201);
