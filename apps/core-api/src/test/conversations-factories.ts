@@ -15,7 +15,8 @@ export function buildTestAppWithProviders(override: (base: Providers) => Partial
 }
 
 export interface FakeSpeech extends SpeechRecognition {
-  calls: { bytes: number; options: RecognitionOptions }[];
+  /** bytes: the declared size; streamed: what reading the source gave; path: set when the source is a file; buffer: whether a Buffer was passed. */
+  calls: { bytes: number; streamed: number; path?: string; buffer: boolean; options: RecognitionOptions }[];
 }
 
 /** A configured speech recogniser that answers `result` (or throws what `fail` gives) and records its calls. */
@@ -26,7 +27,9 @@ export function fakeSpeech(result: Partial<Transcription> = {}, fail?: () => unk
     providers: ['google', 'deepgram'],
     calls,
     async transcribe(media, options) {
-      calls.push({ bytes: media.length, options });
+      let streamed = 0;
+      for await (const chunk of media.open()) streamed += (chunk as Buffer).length;
+      calls.push({ bytes: media.size, streamed, path: media.path, buffer: Buffer.isBuffer(media), options });
       if (fail) throw fail();
       if (options.provider === 'stt_fallback' && result.provider === undefined) {
         return { text: 'from the fallback', language: 'en', confidence: 0.8, durationSeconds: 1, provider: 'deepgram', costUsd: 0.0043 };
