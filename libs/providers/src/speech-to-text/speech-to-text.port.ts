@@ -36,7 +36,8 @@ export async function readMedia(media: MediaSource): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+const MB = 1024 * 1024;
+const mb = (bytes: number) => (bytes >= MB / 10 ? `${Math.round((bytes / MB) * 10) / 10} MB` : `${bytes} bytes`);
 
 /** Refuse media over a provider's cap before sending a byte; the message is fit for transcript_error. */
 export function assertWithinCap(provider: SttProviderName, media: MediaSource, maxBytes: number): void {
