@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { espeakBinary, ffmpegBinary, ffprobeBinary, findOnPath } from './media-binaries';
+import { ensureExecutable, espeakBinary, ffmpegBinary, ffprobeBinary, findOnPath } from './media-binaries';
 
 let dir: string;
 beforeAll(() => {
@@ -39,5 +39,16 @@ describe('media binaries', () => {
     expect(espeakBinary({ PATH: dir })).toEqual({ wasm: expect.stringMatching(/espeak-ng[\\/]dist[\\/]espeak-ng\.js$/), source: 'npm' });
     chmodSync(fake, 0o755);
     expect(espeakBinary({ PATH: `/nonexistent:${dir}` })).toEqual({ path: fake, source: 'system' });
+  });
+
+  it('adds a missing execute bit (as an npm tarball may leave it), or says clearly why it cannot', () => {
+    const bin = join(dir, 'tool');
+    writeFileSync(bin, '#!/bin/sh\necho ran\n');
+    chmodSync(bin, 0o644);
+    expect(ensureExecutable(bin, 'tool from some-package', 'TOOL_PATH')).toBe(bin);
+    expect(execFileSync(bin).toString()).toBe('ran\n');
+    expect(() => ensureExecutable(join(dir, 'missing'), 'tool from some-package', 'TOOL_PATH')).toThrow(
+      /tool from some-package \(.*missing\) is not executable and could not be made so; run chmod \+x on it or set TOOL_PATH/,
+    );
   });
 });

@@ -41,20 +41,23 @@ export function findOnPath(name: string, env: Env = process.env): string | undef
  * The binary an installer package points at. A tarball may arrive without its execute bit (ffprobe's
  * does; its postinstall restores it, but install scripts can be skipped): add it here, or say clearly why not.
  */
-function fromPackage(pkg: string, name: string): string {
+function fromPackage(pkg: string, name: string, load: () => { path: string }): string {
   let file: string;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    file = (require(pkg) as { path: string }).path;
+    file = load().path;
   } catch (err) {
     throw new Error(`${name} is not available: the npm package ${pkg} has no build for ${process.platform}-${process.arch}; set ${envName(name)}`, { cause: err });
   }
-  if (!isExecutable(file)) {
-    try {
-      chmodSync(file, statSync(file).mode | 0o755);
-    } catch (err) {
-      throw new Error(`${name} from ${pkg} (${file}) is not executable and could not be made so; run chmod +x on it or set ${envName(name)}`, { cause: err });
-    }
+  return ensureExecutable(file, `${name} from ${pkg}`, envName(name));
+}
+
+/** Add the execute bit when a file lacks it; a clear error when that is not possible. */
+export function ensureExecutable(file: string, what: string, envVariable: string): string {
+  if (isExecutable(file)) return file;
+  try {
+    chmodSync(file, statSync(file).mode | 0o755);
+  } catch (err) {
+    throw new Error(`${what} (${file}) is not executable and could not be made so; run chmod +x on it or set ${envVariable}`, { cause: err });
   }
   return file;
 }
@@ -63,24 +66,31 @@ const envName = (name: string) => `${name.toUpperCase().replace(/-/g, '_')}_PATH
 
 const cache = new Map<string, ResolvedBinary>();
 
-function resolveTool(name: 'ffmpeg' | 'ffprobe', pkg: string, env: Env): ResolvedBinary {
+// Literal require() calls, so bundlers and Nx's package.json generation see the packages.
+const PACKAGES = {
+  ffmpeg: { pkg: '@ffmpeg-installer/ffmpeg', load: () => require('@ffmpeg-installer/ffmpeg') as { path: string } },
+  ffprobe: { pkg: '@ffprobe-installer/ffprobe', load: () => require('@ffprobe-installer/ffprobe') as { path: string } },
+};
+
+function resolveTool(name: 'ffmpeg' | 'ffprobe', env: Env): ResolvedBinary {
   const override = env[envName(name)]?.trim();
   if (override) return { path: override, source: 'env' };
   const cached = cache.get(name);
   if (cached) return cached;
-  const resolved: ResolvedBinary = { path: fromPackage(pkg, name), source: 'npm' };
+  const { pkg, load } = PACKAGES[name];
+  const resolved: ResolvedBinary = { path: fromPackage(pkg, name, load), source: 'npm' };
   cache.set(name, resolved);
   return resolved;
 }
 
 /** ffmpeg: FFMPEG_PATH, else the build inside @ffmpeg-installer/ffmpeg. Throws with a clear message when neither exists. */
 export function ffmpegBinary(env: Env = process.env): ResolvedBinary {
-  return resolveTool('ffmpeg', '@ffmpeg-installer/ffmpeg', env);
+  return resolveTool('ffmpeg', env);
 }
 
 /** ffprobe: FFPROBE_PATH, else the build inside @ffprobe-installer/ffprobe. */
 export function ffprobeBinary(env: Env = process.env): ResolvedBinary {
-  return resolveTool('ffprobe', '@ffprobe-installer/ffprobe', env);
+  return resolveTool('ffprobe', env);
 }
 
 /** The path of ffmpeg, for callers that only spawn it. */
