@@ -3,12 +3,14 @@
 // virtual file system. So it runs in a child Node process that behaves like the binary: `say` reads the
 // text from stdin and writes the WAV to stdout, `run` prints what the CLI prints (--voices, --version).
 // A child process (not in-process WASM) keeps the adapter's shape: killable, no event-loop stall, and no
-// ES module loaded into CommonJS code or test runners.
+// ES module loaded into CommonJS code or test runners. The WASM build renders the whole WAV before writing
+// it (at most 5000 characters, a few MB); ffmpeg's MP3 output still streams to the caller.
 
 /** The runner, passed to `node --input-type=module -e`: argv is [module path, mode, ...espeak arguments]. */
 const RUNNER = `
+import { pathToFileURL } from 'node:url';
 const [modulePath, mode, ...args] = process.argv.slice(1);
-const { default: ESpeakNg } = await import(modulePath);
+const { default: ESpeakNg } = await import(pathToFileURL(modulePath).href);
 const toStderr = (line) => process.stderr.write(line + '\\n');
 if (mode === 'run') {
   const lines = [];
