@@ -45,6 +45,7 @@ export interface ExportDocument {
   /** Tool-specific Field,Value rows (the registry's exportRows, or the content flattened). */
   rows: [string, string][];
   seo: { title: string | null; description: string | null; keywords: string[] };
+  /** is_ai_generated and ai_model as stored: true only when an AI model wrote the content. */
   ai: { model: string | null; isAiGenerated: boolean };
   analytics: { viewCount: number; shareCount: number; responseCount: number };
   /** Present only when the caller asked for responses. */
@@ -71,6 +72,16 @@ export const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', csv: 'cs
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers
+
+/**
+ * Who made the content, in words every format prints: an AI model only when one wrote it; the offline
+ * generator (ai_model local-<tool>) or nothing at all (a PDF's own pages) otherwise.
+ */
+export function madeBy(ai: ExportDocument['ai']): string {
+  if (ai.isAiGenerated) return `AI model ${ai.model ?? 'unknown'}`;
+  if (ai.model) return `the offline generator (${ai.model}), no AI model`;
+  return 'taken from the uploaded file, no AI model';
+}
 
 /** Control characters other than tab and newlines: invalid in XML (docx) and noise everywhere else. */
 // eslint-disable-next-line no-control-regex
@@ -131,7 +142,8 @@ export function exportRows(doc: ExportDocument, options: Pick<ExportOptions, 'in
       ['SEO Title', doc.seo.title ?? ''],
       ['SEO Description', doc.seo.description ?? ''],
       ['Keywords', doc.seo.keywords.join('; ')],
-      ['AI Model', doc.ai.model ?? ''],
+      ['Made By', madeBy(doc.ai)],
+      ['AI Model', doc.ai.isAiGenerated ? (doc.ai.model ?? '') : ''],
       ['AI Generated', doc.ai.isAiGenerated ? 'yes' : 'no'],
     );
   }
@@ -156,7 +168,7 @@ export function renderJson(doc: ExportDocument, options: ExportOptions): Rendere
       createdAt: doc.createdAt,
       shareCode: doc.shareCode,
       ...(options.includeMetadata
-        ? { id: doc.id, updatedAt: doc.updatedAt, seoTitle: doc.seo.title, seoDescription: doc.seo.description, keywords: doc.seo.keywords, aiModel: doc.ai.model, isAiGenerated: doc.ai.isAiGenerated }
+        ? { id: doc.id, updatedAt: doc.updatedAt, seoTitle: doc.seo.title, seoDescription: doc.seo.description, keywords: doc.seo.keywords, aiModel: doc.ai.model, isAiGenerated: doc.ai.isAiGenerated, madeBy: madeBy(doc.ai) }
         : {}),
     },
     content: doc.content,
@@ -304,7 +316,7 @@ export function documentBlocks(doc: ExportDocument, options: ExportOptions): Blo
   if (options.template === 'standard' && options.includeMetadata) {
     if (doc.seo.description) blocks.push({ type: 'paragraph', text: cleanText(doc.seo.description) });
     if (doc.seo.keywords.length) blocks.push({ type: 'field', label: 'Keywords', value: doc.seo.keywords.map(cleanText).join(', ') });
-    if (doc.ai.model) blocks.push({ type: 'field', label: 'Generated with', value: doc.ai.model });
+    blocks.push({ type: 'field', label: 'Made by', value: madeBy(doc.ai) });
   }
   blocks.push({ type: 'heading', level: 2, text: 'Content' });
   contentBlocks(doc.content, '', 2, blocks);

@@ -1,5 +1,5 @@
 // POST /api/:tool/:id/export through the real app: headers, real readers on the bodies, counting, access.
-import { buildTestApp, sessionFor, type TestContext } from '../../test/helper';
+import { buildTestApp, generate, sessionFor, type TestContext } from '../../test/helper';
 import { newContent, newResponse, newSession } from '../../test/content-factory';
 import { parseCsv, readPdf, readZipEntry } from '../../test/export-readers';
 import { cardGuid } from './export.renderers';
@@ -27,6 +27,26 @@ const deckContent = {
 const counters = async (table: string, id: string) => (await t.database.sql`select export_count from ${t.database.sql(table)} where id = ${id}`)[0]!['export_count'];
 
 describe('export', () => {
+  it('says offline content was made by the offline generator and never calls it AI-generated, in every format', async () => {
+    const { sessionId, data } = await generate(t, 'plot-twists', { genre: 'mystery' });
+    const get = (format: string) => exportOf('plot-twists', data.id, { format }, sessionId);
+
+    const json = (await get('json')).json();
+    expect(json.metadata).toMatchObject({ aiModel: 'local-plot-twists', isAiGenerated: false, madeBy: 'the offline generator (local-plot-twists), no AI model' });
+    const rows = parseCsv((await get('csv')).payload);
+    expect(rows).toContainEqual(['AI Generated', 'no']);
+    expect(rows).toContainEqual(['AI Model', '']);
+    expect(rows).toContainEqual(['Made By', 'the offline generator (local-plot-twists), no AI model']);
+
+    const html = (await get('html')).payload;
+    const pdf = (await readPdf((await get('pdf')).rawPayload)).text;
+    const docx = await readZipEntry((await get('docx')).rawPayload, 'word/document.xml');
+    for (const text of [html, pdf, docx]) {
+      expect(text).toContain('the offline generator (local-plot-twists), no AI model');
+      expect(text).not.toMatch(/AI[- ]generated|generated with|AI model local/i);
+    }
+  });
+
   it('answers each format with its type, attachment name and length, counts it and records an event', async () => {
     const owner = newSession();
     const item = await newContent(t.database.sql, 'plot-twists', {
