@@ -27,6 +27,20 @@ const deckContent = {
 const counters = async (table: string, id: string) => (await t.database.sql`select export_count from ${t.database.sql(table)} where id = ${id}`)[0]!['export_count'];
 
 describe('export', () => {
+  it('exports a PDF whose Polish, Greek, Vietnamese and Chinese names read back exactly', async () => {
+    const owner = newSession();
+    const names = ['Zażółć gęślą jaźń', 'Łódź', 'Καλημέρα', 'Nguyễn Thị Minh Khai', '王秀英'];
+    const item = await newContent(t.database.sql, 'plot-twists', { sessionId: owner, title: 'Grandmother 王秀英', content: { title: 'Grandmother 王秀英', twist: 'She was born in Łódź.', clues: names } });
+    const res = await exportOf('plot-twists', item.id, { format: 'pdf' }, owner);
+    expect(res.statusCode).toBe(200);
+    const pdf = await readPdf(res.rawPayload);
+    expect(pdf.title).toBe('Grandmother 王秀英');
+    expect(pdf.text).toContain('Grandmother 王秀英');
+    expect(pdf.text).toContain('She was born in Łódź.');
+    for (const name of names) expect(pdf.text).toContain(name);
+    expect(res.rawPayload.length).toBeLessThan(150_000);
+  });
+
   it('says offline content was made by the offline generator and never calls it AI-generated, in every format', async () => {
     const { sessionId, data } = await generate(t, 'plot-twists', { genre: 'mystery' });
     const get = (format: string) => exportOf('plot-twists', data.id, { format }, sessionId);
