@@ -73,3 +73,20 @@ it('measures mixed text run by run', () => {
   expect(pdf.heightOfString('王'.repeat(200), { width: 200 })).toBeGreaterThan(pdf.heightOfString('王', { width: 200 }) * 10);
   doc.end();
 });
+
+it('centres a line of mixed fonts as one line, and wraps a long one line by line', async () => {
+  const body = await render((doc) => {
+    const pdf = createPdfText(doc);
+    doc.fontSize(24);
+    pdf.use({ family: 'serif', bold: true }).text('Rodzina 王秀英', { align: 'center', width: 400 }, 100, 100);
+    expect(doc.y).toBeGreaterThan(120);
+    doc.fontSize(12);
+    pdf.use({ family: 'sans' }).text(`${'Łódź 王秀英 Καλημέρα '.repeat(12)}end`, { align: 'right', width: 300 });
+  });
+  const text = await pdfText(body);
+  expect(text).toContain('Rodzina 王秀英');
+  // Lines may break between Han characters, so compare without white space.
+  const squash = (s: string) => s.replace(/\s+/g, '');
+  expect(squash(text)).toContain(squash(`${'Łódź 王秀英 Καλημέρα '.repeat(12)}end`));
+  expect(text.split('\n').filter((l) => l.includes('Καλημέρα')).length).toBeGreaterThan(3);
+});

@@ -26,6 +26,19 @@ type TextOptions = PDFKit.Mixins.TextOptions;
 
 /** Stand-in while measuring CJK text with a DejaVu face: one em wide, like a Han character. */
 const EM_WIDE = '\u2014';
+/** Characters a line may break after without a space (CJK ideographs, kana, Hangul, fullwidth forms). */
+const CJK = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF\u{20000}-\u{3FFFF}]/u;
+
+/** Words (with their trailing spaces) and single CJK characters: the places a line may break. */
+function breakTokens(paragraph: string): string[] {
+  const tokens: string[] = [];
+  for (const ch of paragraph) {
+    const last = tokens[tokens.length - 1];
+    if (last !== undefined && (/\s/.test(ch) || (!CJK.test(ch) && !/\s$/.test(last) && !CJK.test([...last].pop()!)))) tokens[tokens.length - 1] = last + ch;
+    else tokens.push(ch);
+  }
+  return tokens;
+}
 
 export interface PdfText {
   /** Make this style current and select its main face (the size stays the document's). */
@@ -33,6 +46,8 @@ export interface PdfText {
   readonly style: FontStyle;
   /** The registered font last selected on the document (to put back after drawing elsewhere on the page). */
   readonly currentFont: string;
+  /** Put back a style and the font that was selected (saved from `style` and `currentFont`), e.g. after a page header. */
+  resume(style: FontStyle, font: string): PdfText;
   /** `text` cut into runs of one font each, in the current style (NFC first, so composed accents stay whole). */
   runs(text: string): TextRun[];
   /** doc.text for any script: one call per run, continued across them; `options.continued` applies to the last. */
@@ -87,10 +102,55 @@ export function createPdfText(doc: Doc, initial: FontStyle = { family: 'serif' }
     return out;
   };
 
+  /** Mixed-font text centred or right-aligned: greedy line breaks measured run by run, each line placed by hand. */
+  const aligned = (text: string, options: TextOptions, x?: number, y?: number): Doc => {
+    const left = x ?? doc.x;
+    let top = y ?? doc.y;
+    const width = options.width ?? doc.page.width - left - doc.page.margins.right;
+    const lines: string[] = [];
+    for (const paragraph of text.normalize('NFC').split('\n')) {
+      let line = '';
+      for (const token of breakTokens(paragraph)) {
+        if (line && api.widthOfString((line + token).trimEnd()) > width) {
+          lines.push(line.trimEnd());
+          line = token;
+        } else line += token;
+      }
+      lines.push(line.trimEnd());
+    }
+    const main = nameOf(dejaVuFile(style.family, !!style.bold, !!style.italic));
+    for (const line of lines) {
+      select(main);
+      const height = doc.currentLineHeight(true) + (options.lineGap ?? 0);
+      if (top + height > doc.page.height - doc.page.margins.bottom && top > doc.page.margins.top) {
+        doc.addPage();
+        top = doc.y;
+      }
+      const w = api.widthOfString(line);
+      let at = options.align === 'center' ? left + (width - w) / 2 : left + width - w;
+      for (const run of api.runs(line)) {
+        select(run.font);
+        doc.text(run.text, at, top, { lineBreak: false });
+        at += doc.widthOfString(run.text);
+      }
+      top += height;
+    }
+    select(main);
+    doc.x = left;
+    doc.y = top + (options.paragraphGap ?? 0);
+    return doc;
+  };
+
   const api: PdfText = {
     use(next) {
       style = next;
       select(nameOf(dejaVuFile(next.family, !!next.bold, !!next.italic)));
+      return api;
+    },
+    resume(saved, font) {
+      style = saved;
+      if (font) select(font);
+      else api.use(saved);
       return api;
     },
     get style() {
@@ -104,6 +164,9 @@ export function createPdfText(doc: Doc, initial: FontStyle = { family: 'serif' }
     },
     text(text, options = {}, x, y) {
       const runs = api.runs(text);
+      // pdfkit centres or right-aligns each font's fragment on its own, scattering a mixed line: such
+      // text is wrapped and placed here, line by line.
+      if (runs.length > 1 && (options.align === 'center' || options.align === 'right') && !options.continued) return aligned(text, options, x, y);
       if (runs.length === 0) {
         select(nameOf(dejaVuFile(style.family, !!style.bold, !!style.italic)));
         return x === undefined ? doc.text('', options) : doc.text('', x, y, options);
