@@ -21,7 +21,9 @@ const DEJAVU_FILES: Record<FontFamily, [regular: string, bold: string, italic: s
   mono: ['DejaVuSansMono', 'DejaVuSansMono-Bold', 'DejaVuSansMono-Oblique', 'DejaVuSansMono-BoldOblique'],
 };
 
-const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
+// Literal require.resolve calls: Nx reads them to list these packages in each service's generated package.json.
+const dejaVuDir = () => path.dirname(require.resolve('dejavu-fonts-ttf/package.json'));
+const sourceHanDir = () => path.dirname(require.resolve('@chinese-fonts/syst/package.json'));
 
 /** fontkit as pdfkit itself resolves it (pdfkit's own dependency, so both always agree on a font). */
 let fontkit: { create(buffer: Buffer): GlyphCoverage } | undefined;
@@ -53,7 +55,7 @@ export function hasGlyph(file: string, codePoint: number): boolean {
 export function dejaVuFile(family: FontFamily, bold: boolean, italic: boolean): string {
   const names = DEJAVU_FILES[family];
   const name = bold && italic ? names[3] : bold ? names[1] : italic ? names[2] : names[0];
-  return path.join(packageDir('dejavu-fonts-ttf'), 'ttf', `${name}.ttf`);
+  return path.join(dejaVuDir(), 'ttf', `${name}.ttf`);
 }
 
 interface CjkIndex {
@@ -68,18 +70,18 @@ let cjk: CjkIndex | undefined;
 /** The pieces of Source Han Serif and the code points each holds, from the package's result.css. */
 function cjkIndex(): CjkIndex {
   if (cjk) return cjk;
-  const dir = path.join(packageDir('@chinese-fonts/syst'), 'dist', 'SourceHanSerifCN');
+  const dir = path.join(sourceHanDir(), 'dist', 'SourceHanSerifCN');
   const css = readFileSync(path.join(dir, 'result.css'), 'utf8');
   const files: string[] = [];
   const ranges: [number, number, number][] = [];
-  for (const face of css.matchAll(/@font-face\s*\{([^}]*)\}/g)) {
-    const file = /url\("?\.\/([\w.-]+\.woff2)"?\)/.exec(face[1]!)?.[1];
-    const unicodeRange = /unicode-range:([^;}]*)/.exec(face[1]!)?.[1];
+  for (const [, face = ''] of css.matchAll(/@font-face\s*\{([^}]*)\}/g)) {
+    const file = /url\("?\.\/([\w.-]+\.woff2)"?\)/.exec(face)?.[1];
+    const unicodeRange = /unicode-range:([^;}]*)/.exec(face)?.[1];
     if (!file || !unicodeRange) continue;
     const index = files.push(file) - 1;
     for (const part of unicodeRange.split(',')) {
-      const m = /U\+([0-9A-Fa-f]+)(?:-([0-9A-Fa-f]+))?/.exec(part);
-      if (m) ranges.push([parseInt(m[1]!, 16), parseInt(m[2] ?? m[1]!, 16), index]);
+      const [, first, last] = /U\+([0-9A-Fa-f]+)(?:-([0-9A-Fa-f]+))?/.exec(part) ?? [];
+      if (first) ranges.push([parseInt(first, 16), parseInt(last ?? first, 16), index]);
     }
   }
   ranges.sort((a, b) => a[0] - b[0]);
@@ -94,10 +96,10 @@ export function cjkFileFor(codePoint: number): string | null {
   let hi = ranges.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const [first, last, index] = ranges[mid]!;
+    const [first, last, index] = ranges[mid] ?? [0, -1, 0];
     if (codePoint < first) hi = mid - 1;
     else if (codePoint > last) lo = mid + 1;
-    else return path.join(dir, files[index]!);
+    else return path.join(dir, files[index] ?? '');
   }
   return null;
 }

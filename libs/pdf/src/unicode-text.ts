@@ -34,7 +34,7 @@ function breakTokens(paragraph: string): string[] {
   const tokens: string[] = [];
   for (const ch of paragraph) {
     const last = tokens[tokens.length - 1];
-    if (last !== undefined && (/\s/.test(ch) || (!CJK.test(ch) && !/\s$/.test(last) && !CJK.test([...last].pop()!)))) tokens[tokens.length - 1] = last + ch;
+    if (last !== undefined && (/\s/.test(ch) || (!CJK.test(ch) && !/\s$/.test(last) && !CJK.test([...last].pop() ?? '')))) tokens[tokens.length - 1] = last + ch;
     else tokens.push(ch);
   }
   return tokens;
@@ -90,7 +90,7 @@ export function createPdfText(doc: Doc, initial: FontStyle = { family: 'serif' }
   const runsOf = (text: string, s: FontStyle): { file: string; text: string }[] => {
     const out: { file: string; text: string }[] = [];
     for (const ch of text.normalize('NFC')) {
-      const cp = ch.codePointAt(0)!;
+      const cp = ch.codePointAt(0) ?? 0;
       const last = out[out.length - 1];
       // Line breaks (pdfkit splits on them before drawing) and spaces the run's font has stay in that run:
       // fewer runs wrap better. A CJK piece may have no space, which would print as a blank box.
