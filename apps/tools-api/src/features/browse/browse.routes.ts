@@ -36,7 +36,7 @@ export const contentDetailSchema = browseItemSchema.extend({
   shareType: z.string(),
   expiresAt: z.string().nullable(),
   seoMetadata: z.object({ title: z.string(), description: z.string(), keywords: z.array(z.string()) }),
-  aiMetadata: z.object({ model: z.string().nullable(), tokensUsed: z.number().nullable(), processingTime: z.number().nullable(), confidenceScore: z.number().nullable() }),
+  aiMetadata: z.object({ model: z.string().nullable(), tokensUsed: z.number().nullable(), processingTime: z.number().nullable(), confidenceScore: z.number().nullable(), isAiGenerated: z.boolean() }),
   generationOptions: z.record(z.string(), z.unknown()),
 });
 

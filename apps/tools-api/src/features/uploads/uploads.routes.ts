@@ -16,7 +16,7 @@ import { toolsError } from '../../shared/errors';
 import type { BrowseService } from '../browse/browse.service';
 import { generateResultSchema } from '../generate/generate.routes';
 import { parseOptions, type GenerateService } from '../generate/generate.service';
-import { produceOffline } from '../generate/content-producer';
+import { producedFromFile } from '../generate/content-producer';
 import { toolDefinition } from '../../tools';
 import { extractPdf, ocrImage } from './extract';
 
@@ -162,19 +162,18 @@ export const uploadsRoutes =
         let storedKey: string | undefined;
         try {
           const out = await deps.generate.run('flipbook', caller, async () => {
+            const started = performance.now();
             const pdf = await extractPdf(upload.buffer);
             const title = meta.data.title ?? pdf.title ?? upload.fileName.replace(/\.pdf$/i, '').slice(0, 200);
             storedKey = newObjectKey('tools/flipbooks', 'pdf');
             await deps.storage.put(storedKey, upload.buffer, { contentType: 'application/pdf', contentLength: upload.buffer.length });
             const options = { title, theme: meta.data.theme, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), sourceFile: upload.fileName.slice(0, 200) };
-            const base = produceOffline(toolDefinition('flipbook'), { title, text: 'pdf', wordsPerPage: 150, theme: meta.data.theme });
             const pages = pdf.pages.map((p) => ({ pageNumber: p.pageNumber, text: p.text }));
-            const produced = {
-              ...base,
-              model: 'local-flipbook-pdf',
-              outputTokens: pdf.text.split(/\s+/).filter(Boolean).length,
-              content: { title, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), theme: meta.data.theme, source: 'pdf' as const, pageCount: pdf.pageCount, pages },
-            };
+            // The PDF's own pages, split: no model and no generator made them, and the labels say so.
+            const produced = producedFromFile(
+              { title, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), theme: meta.data.theme, source: 'pdf' as const, pageCount: pdf.pageCount, pages },
+              performance.now() - started,
+            );
             const key = storedKey;
             return {
               options,
