@@ -12,3 +12,4 @@ export * from './service';
 export * from './run-service';
 export * from './serializer';
 export * from './media';
+export * from './input-guards';
