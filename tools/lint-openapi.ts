@@ -15,19 +15,30 @@ import * as tools from '../apps/tools-api/src/app';
 import * as toolsConfig from '../apps/tools-api/src/config';
 
 export interface OpenApiProblem {
-  severity: 'error' | 'warn';
+  severity: 'error' | 'warn' | 'accepted';
   rule: string;
   message: string;
   where?: string;
 }
 
-/** Redocly's recommended ruleset over one OpenAPI document. */
+/**
+ * The one accepted exception, kept narrow: tools-api's public HTML pages, whose paths spec 002 writes
+ * with a trailing slash ("Public page routes follow /{tool}/, /{tool}/{shareCode}/ and /{tool}/browse/")
+ * and which answer only there. Every API path must pass no-path-trailing-slash.
+ */
+export const ACCEPTED = [{ rule: 'no-path-trailing-slash', where: /^#\/paths\/(~1embed)?~1\{tool\}~1(\{shareCode\}~1|browse~1)?$/ }];
+
+/** Redocly's recommended ruleset over one OpenAPI document (`accepted`: problems matching ACCEPTED). */
 export async function lintOpenApiDocument(document: unknown): Promise<OpenApiProblem[]> {
   const config = await createConfig({ extends: ['recommended'] });
   const results = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config });
   return results
     .filter((p) => p.severity === 'error' || p.severity === 'warn')
-    .map((p) => ({ severity: p.severity as 'error' | 'warn', rule: p.ruleId, message: p.message, where: p.location[0]?.pointer }));
+    .map((p) => {
+      const where = p.location[0]?.pointer;
+      const accepted = ACCEPTED.some((a) => a.rule === p.ruleId && where !== undefined && a.where.test(where));
+      return { severity: accepted ? 'accepted' : (p.severity as 'error' | 'warn'), rule: p.ruleId, message: p.message, where };
+    });
 }
 
 const env = (): Record<string, string | undefined> => ({
@@ -49,7 +60,7 @@ export async function serviceDocuments(): Promise<{ service: string; document: u
   ];
   const documents: { service: string; document: unknown }[] = [];
   for (const { service, build } of builders) {
-    const database = createDbClient(env()['DATABASE_URL']!);
+    const database = createDbClient(env()['DATABASE_URL'] ?? '');
     const app = await build(database);
     try {
       await app.ready();
@@ -78,7 +89,8 @@ async function main(): Promise<void> {
     for (const { service, problems } of report) {
       for (const p of problems) process.stdout.write(`${service}: ${p.severity} ${p.rule} ${p.where ?? ''} ${p.message}\n`);
       const count = problems.filter((p) => p.severity === 'error').length;
-      process.stdout.write(`${service}: ${count} errors, ${problems.length - count} warnings\n`);
+      const accepted = problems.filter((p) => p.severity === 'accepted').length;
+      process.stdout.write(`${service}: ${count} errors, ${problems.length - count - accepted} warnings, ${accepted} accepted (spec 002 page paths)\n`);
     }
   }
   process.exit(errors > 0 ? 1 : 0);

@@ -31,7 +31,11 @@ beforeAll(async () => {
 it.each(['core-api', 'email-service', 'tools-api'])('%s: the document passes Redocly recommended rules with no error', (service) => {
   const report = reports.find((r) => r.service === service)!;
   expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
-  expect(Object.keys(report.paths).filter((p) => p.length > 1 && p.endsWith('/'))).toEqual([]);
+  // The only accepted findings are tools-api's HTML page paths, which spec 002 writes with the slash.
+  expect(report.problems.filter((p) => p.severity === 'accepted').map((p) => p.where)).toEqual(
+    service === 'tools-api' ? ['#/paths/~1{tool}~1', '#/paths/~1{tool}~1browse~1', '#/paths/~1{tool}~1{shareCode}~1', '#/paths/~1embed~1{tool}~1{shareCode}~1'] : [],
+  );
+  expect(Object.keys(report.paths).filter((p) => p.startsWith('/api') && p.endsWith('/'))).toEqual([]);
   expect(exitCode).toBe(0);
 });
 

@@ -24,7 +24,7 @@ async function serviceWith(render: ErrorRenderer = coreErrorRenderer): Promise<A
     });
     scope.get('/things/:code', { schema: { params: z.object({ code: z.string() }), querystring: z.object({ search: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }) } }, async (req) => {
       seen.push({ params: req.params, query: req.query });
-      return { ok: true, limit: req.query.limit };
+      return { ok: true, limit: (req.query as { limit: number }).limit };
     });
     scope.get('/pg/:code', async (req) => {
       // What postgres.js throws (wrapped by drizzle in `cause`) for a refused value.

@@ -15,7 +15,8 @@ const TEXT_PROBLEM = 'contains a NUL character or an unpaired surrogate';
 
 /** True when PostgreSQL can store the string as text or jsonb: no U+0000, no lone surrogate. */
 export function isStorableText(value: string): boolean {
-  return !value.includes('\u0000') && value.isWellFormed();
+  // String.prototype.isWellFormed (Node 20+, ES2024: newer than this project's `lib`) finds lone surrogates.
+  return !value.includes('\u0000') && (value as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 export interface InputProblem {
@@ -36,8 +37,8 @@ const joinPath = (base: string, key: string | number) => (base ? `${base}.${key}
 export function findInputProblem(value: unknown, prefix: string, maxDepth?: number): InputProblem | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   const name = (path: string) => (prefix ? (path ? `${prefix}.${path}` : prefix) : path || 'body');
-  while (stack.length > 0) {
-    const { value: current, path, depth } = stack.pop()!;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value: current, path, depth } = item;
     if (typeof current === 'string') {
       if (!isStorableText(current)) return { field: name(path), message: TEXT_PROBLEM };
       continue;
@@ -52,8 +53,7 @@ export function findInputProblem(value: unknown, prefix: string, maxDepth?: numb
     }
     if (isOpaque(current)) continue;
     const keys = Object.keys(current);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i]!;
+    for (const key of [...keys].reverse()) {
       if (!isStorableText(key)) return { field: name(path), message: `has a key that ${TEXT_PROBLEM}` };
       stack.push({ value: (current as Record<string, unknown>)[key], path: joinPath(path, key), depth: depth + 1 });
     }
@@ -142,7 +142,7 @@ export function registerJsonDepthLimit(app: FastifyInstance, maxDepth = MAX_JSON
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parse(request, body, (err: Error | null, value?: unknown) => {
+    parse(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       const tooDeep = findDepthProblem(value, maxDepth);
       if (tooDeep) return done(toError(tooDeep), undefined);
@@ -154,8 +154,8 @@ export function registerJsonDepthLimit(app: FastifyInstance, maxDepth = MAX_JSON
 /** Depth only (the text rule runs in preValidation with the field's full path). */
 function findDepthProblem(value: unknown, maxDepth: number): InputProblem | undefined {
   const stack: { value: unknown; top: string; depth: number }[] = [{ value, top: '', depth: 0 }];
-  while (stack.length > 0) {
-    const { value: current, top, depth } = stack.pop()!;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value: current, top, depth } = item;
     if (current === null || typeof current !== 'object') continue;
     if (depth >= maxDepth) return { field: top || 'body', message: `is nested deeper than ${maxDepth} levels` };
     if (Array.isArray(current)) {

@@ -19,20 +19,16 @@ type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
  * (which answers with and without the slash) is listed as `/api/campaigns`; a wildcard is named `{key}`
  * rather than `{*}`; every operation carries a security declaration (routes that declare none are
  * public: `security: []`; authenticated ones declare the bearer scheme beside their schema). Other
- * routes ending in '/' are HTML pages whose canonical URL has the slash (spec 002 "Public page routes
- * follow /{tool}/"): they are not API operations, and are left out of the document rather than listed
- * under a path that would not answer.
+ * routes ending in '/' keep it: they are HTML pages whose canonical URL has the slash (spec 002 "Public
+ * page routes follow /{tool}/"), and without it they would not answer.
  */
 export function specPathTransform(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
   const result = jsonSchemaTransform(input);
   const prefix = (input.route as { prefix?: string }).prefix ?? '';
   let url = result.url;
-  const schema = result.schema as Record<string, unknown>;
-  if (url.length > 1 && url.endsWith('/')) {
-    if (prefix && url === `${prefix}/`) url = prefix;
-    else return { schema: { ...schema, hide: true }, url } as ReturnType<typeof jsonSchemaTransform>;
-  }
+  if (prefix && url === `${prefix}/`) url = prefix;
   url = url.replace(/\/\*$/, '/:key');
+  const schema = result.schema as Record<string, unknown>;
   return { schema: schema['security'] === undefined ? { ...schema, security: [] } : schema, url } as ReturnType<typeof jsonSchemaTransform>;
 }
 
