@@ -76,10 +76,7 @@ describe('text PostgreSQL cannot store', () => {
     const path = await app.inject({ url: '/things/a%00b' });
     expect(path.statusCode).toBe(400);
     expect(path.json().error).toBe('Invalid params.code: contains a NUL character or an unpaired surrogate');
-    const surrogate = await app.inject({ url: '/things/abc?search=%ED%A0%80' });
-    // %ED%A0%80 is not UTF-8 (it would be a surrogate): decoded as U+FFFD, which is storable.
-    expect([200, 400]).toContain(surrogate.statusCode);
-    expect(seen.every((s) => !JSON.stringify(s).includes('\\u0000'))).toBe(true);
+    expect(seen).toEqual([]);
   });
 
   it('keeps well-formed text, emoji (surrogate pairs) included', async () => {
