@@ -13,3 +13,4 @@ export * from './service';
 export * from './run-service';
 export * from './serializer';
 export * from './media';
+export * from './input-guards';

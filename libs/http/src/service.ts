@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorRenderer } from './error-shapes';
 import { registerErrorHandling } from './error-handler';
+import { registerInputGuards, registerJsonDepthLimit } from './input-guards';
 import { registerOpenApi, type OpenApiInfo } from './openapi';
 import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './rate-limit';
 import { registerCors, registerSecurityHeaders, type CorsPolicy } from './security';
@@ -34,6 +35,9 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     logStream: options.logStream,
   });
   registerErrorHandling(app, { render: options.render });
+  // Hostile input (NUL, lone surrogates, deep JSON, hex numbers) is refused for every route, before any feature sees it.
+  registerJsonDepthLimit(app);
+  registerInputGuards(app);
   await registerSecurityHeaders(app);
   await registerCors(app, options.cors);
   const rateLimit = await registerRateLimit(app, options.rateLimit);

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { recordingView, toRecordingView } from '../recordings/recordings.schemas';
 import { MULTIPART_MAX_BYTES, type UploadsService } from './uploads.service';
 
@@ -98,8 +98,11 @@ export const directUploadRoutes =
         },
       },
       async (req) => {
-        const key = decodeURIComponent((req.params as { '*': string })['*']);
+        // The router has already percent-decoded the key once; decoding again broke on `%25` (URIError).
+        const key = (req.params as { '*': string })['*'];
         const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+        // No body (no Content-Type, Content-Length 0, or neither a length nor chunked framing): nothing is written.
+        if (!req.body || length === 0 || (length === undefined && !req.headers['transfer-encoding'])) throw badRequest('The upload has no body: send the file bytes', { field: 'body' });
         return uploads.receiveDirect(req.headers['x-upload-ticket'] as string | undefined, key, req.body as NodeJS.ReadableStream as never, length);
       },
     );

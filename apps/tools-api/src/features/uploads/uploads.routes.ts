@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromBuffer } from 'file-type';
 import { toolsFlipbookPages, type ToolRoute } from '@story/db';
-import { AppError, parseRangeHeader, sendStoredObject } from '@story/http';
+import { AppError, assertStorableFields, parseJsonField, parseRangeHeader, sendStoredObject } from '@story/http';
 import { isRangeNotSatisfiable, newObjectKey, type ObjectStorage } from '@story/providers';
 import { requireToolsSession, toolsCallerOf, type ToolsSessionDeps } from '../../shared/caller';
 import { envelopeSchema, okEnvelope, toolsErrors } from '../../shared/envelope';
@@ -53,6 +53,7 @@ async function readUpload(req: FastifyRequest, maxBytes: number): Promise<Upload
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw toolsError.payloadTooLarge(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
     throw err;
   }
+  assertStorableFields(fields);
   if (!file || file.buffer.length === 0) throw toolsError.invalidInput('file', 'A file is required (field "file")');
   // The bytes decide the type, not the client's declared Content-Type.
   const detected = await fromBuffer(file.buffer).catch(() => undefined);
@@ -63,13 +64,10 @@ async function readUpload(req: FastifyRequest, maxBytes: number): Promise<Upload
 function fieldOptions(fields: Record<string, string>): Record<string, unknown> {
   let options: Record<string, unknown> = {};
   if (fields['options']) {
-    try {
-      const parsed: unknown = JSON.parse(fields['options']);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      options = parsed as Record<string, unknown>;
-    } catch {
-      throw toolsError.invalidInput('options', 'options must be a JSON object');
-    }
+    // Parsed with the same depth and text rules as a JSON body.
+    const parsed = parseJsonField(fields['options'], 'options');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw toolsError.invalidInput('options', 'options must be a JSON object');
+    options = parsed as Record<string, unknown>;
   }
   for (const [k, v] of Object.entries(fields)) {
     if (k === 'options' || k === 'sessionId') continue;
