@@ -10,12 +10,12 @@ import { registerConversationsAndSpeech } from './features/conversations.registe
 import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
-import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth } from '@story/auth';
+import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
-import { coreErrorRenderer, createServiceApp, registerHealth, type App } from '@story/http';
+import { coreErrorRenderer, createServiceApp, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
 declare module 'fastify' {
@@ -27,6 +27,8 @@ declare module 'fastify' {
 
 export interface CoreApiDeps {
   database: DbClient;
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: ServiceOptions['logStream'];
   /** Storage, speech, TTS and LLM adapters; built from config when not given (tests inject fakes). */
   providers?: Providers;
 }
@@ -36,6 +38,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   const { app, rateLimit } = await createServiceApp({
     name: 'core-api',
     logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    logStream: deps.logStream,
     render: coreErrorRenderer,
     cors: { origins: config.corsOrigins },
     rateLimit: {
@@ -56,7 +60,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     createProviders(config, { db, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
   app.addHook('onClose', async () => providers.email.close());
   const tokens = createTokenSigner(config.secrets.jwtSecret);
-  const authHook = requireAuth({ tokens, sessions: createSessionLookup(sql) });
+  const sessions = createSessionLookup(sql);
+  const authHook = requireAuth({ tokens, sessions });
 
   await registerHealth(app, {
     service: 'core-api',
@@ -77,12 +82,15 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   const auth = createAuthService({
     db,
     tokens,
-    adminEmails: config.adminEmails,
+    roles: { adminEmails: config.adminEmails, supportEmails: config.supportEmails },
     appUrl: config.appUrl,
     sessionDays: config.limits.sessionDays,
     onLockout: (email) => app.log.warn({ email }, 'sign-in locked after repeated failures'),
   });
-  await app.register(authRoutes({ auth, rateLimit, perMinute: config.limits.authPerMinute, requireAuth: authHook }), { prefix: '/api/auth' });
+  await app.register(
+    authRoutes({ auth, rateLimit, perMinute: config.limits.authPerMinute, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }) }),
+    { prefix: '/api/auth' },
+  );
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);

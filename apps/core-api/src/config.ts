@@ -1,5 +1,9 @@
 // core-api configuration: the shared platform settings plus this service's port and limits.
+import { z } from 'zod';
 import { loadPlatformConfig, type PlatformConfig } from '@story/config';
+
+/** Spec 000 Limits: a stored file is at most 50 MB. */
+export const DEFAULT_MAX_STORED_FILE_BYTES = 50 * 1024 * 1024;
 
 export interface CoreApiConfig extends PlatformConfig {
   service: 'core-api';
@@ -10,15 +14,28 @@ export interface CoreApiConfig extends PlatformConfig {
     generalPerMinute: number;
     /** Session (refresh token) lifetime. */
     sessionDays: number;
+    /** MAX_STORED_FILE_BYTES: the largest file stored (spec 000: 50 MB); a benchmark may raise it on its own run. */
+    maxStoredFileBytes: number;
   };
 }
 
+// Decimal digits only: Number() would also read "0x10" or "1e3".
+const maxStoredFileBytes = z
+  .string()
+  .regex(/^\d+$/, 'MAX_STORED_FILE_BYTES must be a whole number of bytes (decimal digits)')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'MAX_STORED_FILE_BYTES must be at least 1').max(Number.MAX_SAFE_INTEGER))
+  .describe('Largest stored file in bytes (spec 000 Limits: 50 MB)');
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): CoreApiConfig {
   const platform = loadPlatformConfig(env);
+  const raw = env['MAX_STORED_FILE_BYTES']?.trim();
+  const parsed = maxStoredFileBytes.safeParse(raw ? raw : String(DEFAULT_MAX_STORED_FILE_BYTES));
+  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues[0]?.message ?? 'MAX_STORED_FILE_BYTES'}`);
   return {
     ...platform,
     service: 'core-api',
     port: platform.ports.coreApi,
-    limits: { authPerMinute: 5, generalPerMinute: 100, sessionDays: 30 },
+    limits: { authPerMinute: 5, generalPerMinute: 100, sessionDays: 30, maxStoredFileBytes: parsed.data },
   };
 }

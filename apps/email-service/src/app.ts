@@ -3,7 +3,7 @@ import { createSessionLookup, createTokenSigner, registerAuthDecorators, require
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createEmailDelivery, type EmailDelivery } from '@story/providers';
-import { createServiceApp, emailErrorRenderer, emailErrorSchema, registerHealth, type App } from '@story/http';
+import { createServiceApp, emailErrorRenderer, emailErrorSchema, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { EmailServiceConfig } from './config';
 import { registerEmailQueueWorker } from './workers';
 import { cronRoutes } from './features/cron';
@@ -21,6 +21,8 @@ import { userEmailsRoutes } from './features/user-emails/user-emails.routes';
 
 export interface EmailServiceDeps {
   database: DbClient;
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: ServiceOptions['logStream'];
   /** The delivery adapter (SMTP or .eml outbox); built from config when not given. */
   delivery?: EmailDelivery;
 }
@@ -30,6 +32,8 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   const { app, rateLimit } = await createServiceApp({
     name: 'email-service',
     logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    logStream: deps.logStream,
     render: emailErrorRenderer,
     cors: { origins: config.corsOrigins },
     rateLimit: { redisUrl: config.rateLimit.redisUrl, scale: config.rateLimit.scale, global: { max: config.limits.userPerMinute, timeWindow: '1 minute' } },

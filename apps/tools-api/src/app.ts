@@ -5,7 +5,7 @@ import { createSessionLookup, createTokenSigner, registerAuthDecorators, require
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
-import { createServiceApp, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App } from '@story/http';
+import { createServiceApp, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App, type ServiceOptions } from '@story/http';
 import { toolsPublicBaseUrl, type ToolsApiConfig } from './config';
 import { registerToolsCallerDecorator } from './shared/caller';
 import type { ToolsFeatureDeps } from './shared/deps';
@@ -28,6 +28,8 @@ import { BULK_JOB_KIND, createToolsJobRunner, registerToolsWorkers } from './wor
 
 export interface ToolsApiDeps {
   database: DbClient;
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: ServiceOptions['logStream'];
   /** LLM and storage adapters; built from config when not given (tests inject fakes). */
   providers?: Providers;
 }
@@ -45,6 +47,8 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   const { app } = await createServiceApp({
     name: 'tools-api',
     logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    logStream: deps.logStream,
     render: toolsErrorRenderer,
     cors: {
       origins: config.corsOrigins,

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { SignJWT } from 'jose';
 import { AppError } from '@story/http';
-import { createTokenSigner, isAcceptablePassword, hashPassword, verifyPassword, registerAuthDecorators, requireAuth, requireRole, type SessionLookup } from './index';
+import { createTokenSigner, isAcceptablePassword, hashPassword, verifyPassword, registerAuthDecorators, requireAuth, requireRole, roleForAccount, type SessionLookup } from './index';
 
 const SECRET = 'unit-test-secret-that-is-long-enough-000000';
 
@@ -89,5 +89,18 @@ describe('hooks', () => {
     const admin = await a.inject({ url: '/admin', headers: { authorization: `Bearer ${live}` } });
     expect(admin.statusCode).toBe(403);
     expect(admin.json().message).toBe('Admin access required');
+  });
+});
+
+describe('roleForAccount', () => {
+  const lists = { adminEmails: ['boss@x.test'], supportEmails: ['help@x.test', 'boss@x.test'] };
+
+  it('gives admin or support only to a listed and verified email', () => {
+    expect(roleForAccount({ email: 'boss@x.test', emailVerified: false }, lists)).toBe('user');
+    expect(roleForAccount({ email: 'Boss@X.test', emailVerified: true }, lists)).toBe('admin');
+    expect(roleForAccount({ email: 'help@x.test', emailVerified: false }, lists)).toBe('user');
+    expect(roleForAccount({ email: 'help@x.test', emailVerified: true }, lists)).toBe('support');
+    expect(roleForAccount({ email: 'other@x.test', emailVerified: true }, lists)).toBe('user');
+    expect(roleForAccount({ email: 'boss@x.test', emailVerified: true }, { adminEmails: [], supportEmails: [] })).toBe('user');
   });
 });

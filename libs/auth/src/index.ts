@@ -3,3 +3,4 @@ export * from './sessions';
 export * from './auth-hook';
 export * from './passwords';
 export * from './session.routes';
+export * from './roles';

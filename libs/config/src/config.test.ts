@@ -68,6 +68,9 @@ describe('loadPlatformConfig', () => {
     [{ STT_FALLBACK: 'deepgram' }, /DEEPGRAM_API_KEY: is required when STT_FALLBACK=deepgram/],
     [{ LLM_PROVIDER: 'gpt' }, /LLM_PROVIDER="gpt"/],
     [{ RATE_LIMIT_SCALE: '-1' }, /RATE_LIMIT_SCALE/],
+    [{ TRUST_PROXY: 'yes please' }, /^Invalid configuration: TRUST_PROXY="yes please": must be a hop count/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY="10.0.0.0\/33"/],
+    [{ TRUST_PROXY: '127.0.0.1, example.com' }, /TRUST_PROXY=/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     let error: unknown;
     try {
@@ -78,6 +81,27 @@ describe('loadPlatformConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('reads SUPPORT_EMAILS beside ADMIN_EMAILS, lower-cased', () => {
+    const c = loadPlatformConfig({ DATA_DIR: tmp(), ADMIN_EMAILS: 'Boss@X.test', SUPPORT_EMAILS: ' Help@X.test ,desk@x.test' });
+    expect(c.adminEmails).toEqual(['boss@x.test']);
+    expect(c.supportEmails).toEqual(['help@x.test', 'desk@x.test']);
+    expect(loadPlatformConfig({ DATA_DIR: tmp() }).supportEmails).toEqual([]);
+  });
+
+  it('keeps TRUST_PROXY off by default and reads a hop count or a list of addresses and CIDRs', () => {
+    expect(loadPlatformConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
+    expect(loadPlatformConfig({ DATA_DIR: tmp(), TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadPlatformConfig({ DATA_DIR: tmp(), TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadPlatformConfig({ DATA_DIR: tmp(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadPlatformConfig({ DATA_DIR: tmp(), TRUST_PROXY: '127.0.0.1/8, 10.1.2.3,::1, fd00::/8, loopback' }).trustProxy).toEqual([
+      '127.0.0.1/8',
+      '10.1.2.3',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
   it('parseEnv reports every bad variable at once', () => {

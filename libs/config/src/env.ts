@@ -1,6 +1,7 @@
 // The environment variables of CONTRACTS §1 and §4, parsed once with zod. Each app composes the
 // pieces it needs into its own schema (apps/<app>/src/config.ts); nothing here reads process.env.
 import { z } from 'zod';
+import { trustProxyField } from './trust-proxy';
 
 const bool = (def: boolean) =>
   z
@@ -47,6 +48,7 @@ export const runtimeEnv = z.object({
   CORS_ORIGINS: csv().describe("The application's own origins (comma-separated), allowed with credentials"),
   PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']).describe('Public address of this service, used in links'),
   APP_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:5173').describe('The web application, for links in emails'),
+  TRUST_PROXY: trustProxyField(),
 });
 
 /** Database: DATABASE_URL, else the embedded server. */
@@ -90,7 +92,9 @@ export const secretsEnv = z.object({
     message: 'must look like whsec_<base64>',
   }),
   UPLOAD_TICKET_SECRET: optionalString().refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
+  // Listed emails hold the role only once verified (CONTRACTS §1 and §7); see roleForAccount in libs/auth.
   ADMIN_EMAILS: csv().transform((list) => list.map((e) => e.toLowerCase())),
+  SUPPORT_EMAILS: csv().transform((list) => list.map((e) => e.toLowerCase())),
 });
 
 /** AI and speech providers (CONTRACTS §4); every base URL is configurable so tests use local fakes. */

@@ -3,3 +3,4 @@ export * from './load';
 export * from './secrets';
 export * from './platform-config';
 export * from './version';
+export * from './trust-proxy';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { databaseEnv, emailEnv, providersEnv, rateLimitEnv, runtimeEnv, secretsEnv, storageEnv } from './env';
 import { parseEnv } from './load';
 import { persistentSecret } from './secrets';
+import type { TrustProxySetting } from './trust-proxy';
 
 export const platformEnvSchema = runtimeEnv
   .extend(databaseEnv.shape)
@@ -46,6 +47,8 @@ export interface PlatformConfig {
   corsOrigins: string[];
   publicBaseUrl?: string;
   appUrl: string;
+  /** Fastify's trustProxy: false unless TRUST_PROXY names a hop count or the proxies' addresses. */
+  trustProxy: TrustProxySetting;
   database: { url?: string; useEmbedded: boolean; embeddedPort: number; poolMax: number };
   storage:
     | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean }
@@ -54,7 +57,9 @@ export interface PlatformConfig {
   email: { driver: 'smtp'; smtpUrl: string; from: string } | { driver: 'outbox'; outboxDir: string; from: string };
   rateLimit: { redisUrl?: string; scale: number };
   secrets: { jwtSecret: string; uploadTicketSecret: string; cronSecret?: string; emailWebhookSecret?: string };
+  /** Emails that hold role admin (support) while listed and verified. */
   adminEmails: string[];
+  supportEmails: string[];
   providers: Pick<
     PlatformEnv,
     | 'STT_PRIMARY'
@@ -96,6 +101,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
     corsOrigins: e.CORS_ORIGINS.length > 0 ? e.CORS_ORIGINS : DEFAULT_ORIGINS,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     appUrl: e.APP_URL.replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
     database: { url: e.DATABASE_URL, useEmbedded: !e.DATABASE_URL, embeddedPort: e.EMBEDDED_PG_PORT, poolMax: e.DB_POOL_MAX },
     storage: storageConfig(e, dataDir),
     email: e.SMTP_URL
@@ -109,6 +115,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
       emailWebhookSecret: e.EMAIL_WEBHOOK_SECRET,
     },
     adminEmails: e.ADMIN_EMAILS,
+    supportEmails: e.SUPPORT_EMAILS,
     providers: {
       STT_PRIMARY: e.STT_PRIMARY,
       STT_FALLBACK: e.STT_FALLBACK,

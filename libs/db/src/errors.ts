@@ -28,3 +28,13 @@ export const isForeignKeyViolation = (err: unknown): boolean => pgError(err)?.co
 
 /** A CHECK constraint failed. */
 export const isCheckViolation = (err: unknown): boolean => pgError(err)?.code === '23514';
+
+/**
+ * PostgreSQL refused a value the client sent (class 22, data exception: 22021 NUL in text, 22P05
+ * untranslatable character, 22P02 invalid text representation, 22001 too long, 22003 out of range,
+ * 22007/22008 bad date) or a CHECK constraint (23514): the request was bad, not the server.
+ */
+export function isInvalidInputError(err: unknown): boolean {
+  const code = pgError(err)?.code;
+  return code !== undefined && (code.startsWith('22') || code === '23514');
+}

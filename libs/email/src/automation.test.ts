@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@story/testing';
-import { triggerEvent, triggerFamilyInvitation, triggerStoryReminder, triggerUserSignup } from './automation';
+import { triggerEmailVerification, triggerEvent, triggerFamilyInvitation, triggerStoryReminder, triggerUserSignup } from './automation';
 import { createAccount, createTemplate } from './test/fixtures';
 
 let t: TestDatabase;
@@ -115,4 +115,18 @@ it('does not send the variant template of a running A/B test on its own', async 
     const [q] = await t.sql`select ab_variant, template_id from email_send_queue where user_id = ${u.id}`;
     expect(q!['template_id']).toBe(q!['ab_variant'] === 'variant' ? variant : base);
   }
+});
+
+it('queues the seeded verify_email message with the link, even when every notification is switched off', async () => {
+  const u = await createAccount(t, { notifications: { email_enabled: false } });
+  const url = 'https://app.example.test/verify-email?token=abc';
+  expect(await triggerEmailVerification(t.db, u.id, { verification_url: url, user_name: 'Ada', idempotency_key: `verify:${u.id}` })).toEqual({ queued: 1, skipped: [] });
+  // The same key (one per token) queues nothing twice.
+  expect((await triggerEmailVerification(t.db, u.id, { verification_url: url, idempotency_key: `verify:${u.id}` })).queued).toBe(0);
+  const rows = await t.sql`select q.category, q.to_email, q.text_content, q.html_content, tp.name from email_send_queue q join email_templates tp on tp.id = q.template_id where q.user_id = ${u.id}`;
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ category: 'transactional', to_email: u.email, name: 'verify_email' });
+  expect(rows[0]!['text_content']).toContain(url);
+  expect(rows[0]!['html_content']).toContain(`href="${url}"`);
+  expect(rows[0]!['text_content']).toContain('Hi Ada');
 });

@@ -165,6 +165,24 @@ export function triggerUserSignup(db: DbOrTx, userId: string, variables: Record<
   return triggerEvent(db, { event: 'user_signup', user_id: userId, template_variables: variables });
 }
 
+export interface EmailVerificationData {
+  /** The link in the email: `${APP_URL}/verify-email?token=<token>` (CONTRACTS §7). */
+  verification_url: string;
+  user_name?: string;
+  /** One queue row per token, so a retried call does not email twice. */
+  idempotency_key?: string;
+}
+
+/**
+ * The verify_email template to the account's address. Transactional: sent whatever the notification
+ * settings say. The caller makes the token and keeps only its hash; the link lives in the queue row
+ * only until the worker sends it.
+ */
+export function triggerEmailVerification(db: DbOrTx, userId: string, data: EmailVerificationData): Promise<TriggerEventResult> {
+  const { idempotency_key, ...variables } = data;
+  return triggerEvent(db, { event: 'email_verification', user_id: userId, idempotency_key, template_variables: variables });
+}
+
 export interface StoryReminderData {
   story_id: string;
   story_title: string;

@@ -4,10 +4,12 @@ export { abArmFor, type AbArm } from './ab-split';
 export {
   EVENT_KINDS,
   USER_SEGMENTS,
+  triggerEmailVerification,
   triggerEvent,
   triggerFamilyInvitation,
   triggerStoryReminder,
   triggerUserSignup,
+  type EmailVerificationData,
   type FamilyInvitationData,
   type StoryReminderData,
   type TriggerEventInput,

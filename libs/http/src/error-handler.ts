@@ -2,10 +2,17 @@
 // validation errors name the field, and nothing unexpected leaks (no stack, no SQL, no provider text).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isInvalidInputError } from '@story/db';
 import { AppError, ERROR_STATUS, type ErrorKind } from './errors';
 import type { ErrorRenderer, NormalizedError } from './error-shapes';
 
 const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(ERROR_STATUS).map(([k, v]) => [v, k as ErrorKind]));
+
+/** busboy / @fastify/busboy errors for a body that is not well-formed multipart. */
+const MULTIPART_ERROR = /^(Unexpected end of (form|multipart data|file)|Malformed (part header|urlencoded form)|Multipart: Boundary not found|Part terminated early)/i;
+
+/** A body over the limit up to this size is read and discarded so the client sees the 413, not a reset. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 const CONTEXT_PREFIX: Record<string, string> = { body: '', querystring: 'query.', params: 'params.', headers: 'headers.' };
 
@@ -44,6 +51,14 @@ export function normalizeError(err: unknown): NormalizedError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, kind: 'validation', message: 'Content-Length does not match the body' };
   }
+  // A multipart body cut short or garbled (busboy's own errors carry no status): the client's fault.
+  if (e instanceof Error && MULTIPART_ERROR.test(e.message) && typeof e.statusCode !== 'number') {
+    return { status: 400, kind: 'validation', message: 'Malformed multipart body', field: 'body' };
+  }
+  // Last line of defence: a value PostgreSQL refuses (bad text, out of range, CHECK) is a 400, not a 500.
+  if (isInvalidInputError(e)) {
+    return { status: 400, kind: 'validation', message: 'Invalid input: a value is not acceptable for its field' };
+  }
   if (e instanceof SyntaxError && (e as FastifyError).statusCode === 400) {
     return { status: 400, kind: 'validation', message: 'Malformed JSON body', field: 'body' };
   }
@@ -56,16 +71,43 @@ export function normalizeError(err: unknown): NormalizedError {
   return { status: 500, kind: 'internal', message: 'Internal server error' };
 }
 
+/** How long a 413 waits for the rest of an oversized body before the connection is closed anyway. */
+const DRAIN_TIMEOUT_MS = 15_000;
+
+/**
+ * A 413 sent while the client is still uploading, followed by closing the socket (Fastify asks for
+ * `Connection: close`), makes the kernel reset a connection that still holds unread bytes: the client
+ * gets EPIPE/ECONNRESET instead of the 413. For a declared length we are willing to discard, read the
+ * rest of the body first, then answer and close; larger or undeclared bodies are closed on at once.
+ */
+async function drainRequestBody(request: FastifyRequest): Promise<void> {
+  const raw = request.raw;
+  const length = Number(request.headers['content-length']);
+  if (!Number.isFinite(length) || length > DRAIN_LIMIT_BYTES || raw.readableEnded || raw.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.once('error', done);
+    raw.resume();
+  });
+}
+
 export interface ErrorHandlingOptions {
   render: ErrorRenderer;
 }
 
 export function registerErrorHandling(app: FastifyInstance, { render }: ErrorHandlingOptions): void {
-  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler(async (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const normalized = normalizeError(err);
     if (normalized.status >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ status: normalized.status, code: normalized.code ?? normalized.kind }, normalized.message);
     if (err instanceof AppError && err.headers) reply.headers(err.headers);
+    if (normalized.status === 413) await drainRequestBody(request);
     return reply.status(normalized.status).type('application/json; charset=utf-8').send(render(normalized, { request, elapsedMs: reply.elapsedTime }));
   });
 

@@ -1,8 +1,10 @@
 // The Fastify instance every service starts from: zod type provider, request ids, pino with secrets
 // redacted, body limits. Features are registered on it by each app's buildApp.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyRequest, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { serializeRequest } from './log-serializer';
 import { fastSerializerCompiler } from './serializer';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -18,8 +20,22 @@ export interface ServerOptions {
   logLevel?: string;
   /** Largest JSON body in bytes (413 above it). */
   bodyLimit?: number;
-  /** Trust X-Forwarded-* from a proxy in front (containers behind a load balancer). */
-  trustProxy?: boolean;
+  /**
+   * TRUST_PROXY (CONTRACTS §1): false, a hop count, or the proxies' addresses/CIDRs. Only then does
+   * request.ip (rate limits, stored addresses) come from X-Forwarded-For.
+   */
+  trustProxy?: boolean | number | string[];
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  logStream?: DestinationStream;
+}
+
+/** A hop count becomes proxy-addr's own rule (trust the nearest n hops); Fastify's types lack the number form. */
+function fastifyTrustProxy(setting: ServerOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') {
+    const hops = setting;
+    return hops > 0 ? (_address: string, hop: number) => hop < hops : false;
+  }
+  return setting ?? false;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -30,9 +46,12 @@ export function createServer(options: ServerOptions): App {
       level: options.logLevel ?? 'info',
       base: { service: options.name },
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+      // One request serializer for all three services: no token, session id or invitation link in a URL.
+      serializers: { req: (request: FastifyRequest) => serializeRequest(request) },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
     // Reuse a caller's X-Request-ID for tracing when it is well-formed; otherwise make one.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];

@@ -3,16 +3,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorRenderer } from './error-shapes';
 import { registerErrorHandling } from './error-handler';
+import { registerInputGuards, registerJsonDepthLimit } from './input-guards';
 import { registerOpenApi, type OpenApiInfo } from './openapi';
 import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './rate-limit';
 import { registerCors, registerSecurityHeaders, type CorsPolicy } from './security';
-import { createServer, type App } from './server';
+import { createServer, type App, type ServerOptions } from './server';
 
 export interface ServiceOptions {
   name: string;
   logLevel?: string;
   bodyLimit?: number;
-  trustProxy?: boolean;
+  trustProxy?: ServerOptions['trustProxy'];
+  logStream?: ServerOptions['logStream'];
   render: ErrorRenderer;
   cors: CorsPolicy;
   rateLimit: RateLimitSetup;
@@ -25,8 +27,17 @@ export interface ServiceApp {
 }
 
 export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
-  const app = createServer({ name: options.name, logLevel: options.logLevel, bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
+  const app = createServer({
+    name: options.name,
+    logLevel: options.logLevel,
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    logStream: options.logStream,
+  });
   registerErrorHandling(app, { render: options.render });
+  // Hostile input (NUL, lone surrogates, deep JSON, hex numbers) is refused for every route, before any feature sees it.
+  registerJsonDepthLimit(app);
+  registerInputGuards(app);
   await registerSecurityHeaders(app);
   await registerCors(app, options.cors);
   const rateLimit = await registerRateLimit(app, options.rateLimit);

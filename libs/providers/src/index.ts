@@ -8,3 +8,4 @@ export * from './llm';
 export * from './speech-to-text';
 export * from './text-to-speech';
 export * from './providers';
+export * from './media-binaries';

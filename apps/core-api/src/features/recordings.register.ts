@@ -27,7 +27,8 @@ const STORIES_PER_MINUTE = 10;
 export async function registerRecordingsToStories(app: App, deps: CoreFeatureDeps): Promise<void> {
   const { sql, providers, config, access } = deps;
   const jobs = createJobQueue(sql, 'core');
-  const recordings = createRecordingsService({ sql, storage: providers.storage, access, jobs, publicBaseUrl: config.publicBaseUrl ?? '' });
+  const maxStoredFileBytes = config.limits.maxStoredFileBytes;
+  const recordings = createRecordingsService({ sql, storage: providers.storage, access, jobs, publicBaseUrl: config.publicBaseUrl ?? '', maxStoredFileBytes });
   const uploads = createUploadsService({ sql, storage: providers.storage, tickets: createTicketSigner(config.secrets.uploadTicketSecret), recordings });
   const uploadLimit = deps.rateLimit.limit(UPLOADS_PER_HOUR, '1 hour');
   const worker = createRecordingWorker({ sql, jobs, storage: providers.storage, speech: providers.speech, log: app.log.child({ component: 'core-jobs' }) });
@@ -35,7 +36,7 @@ export async function registerRecordingsToStories(app: App, deps: CoreFeatureDep
   // preClose runs before every onClose hook: the job in flight finishes while storage and database are open.
   app.addHook('preClose', async () => worker.stop());
 
-  await app.register(directUploadRoutes({ uploads }), { prefix: '/api/uploads/direct' });
+  await app.register(directUploadRoutes({ uploads, maxStoredFileBytes }), { prefix: '/api/uploads/direct' });
   await app.register(async (scope) => {
     scope.addHook('onRequest', deps.authHook);
     await scope.register(recordingsRoutes({ recordings, uploadLimit }), { prefix: '/api/recordings' });

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { conversationMessages, conversations, one } from '@story/db';
-import { ProviderError, type Providers, type RecognitionOptions, type SpeechRecognition, type Transcription } from '@story/providers';
+import { ffmpegPath, ProviderError, type Providers, type RecognitionOptions, type SpeechRecognition, type Transcription } from '@story/providers';
 import { buildTestApp, type TestContext } from './helper';
 
 const exec = promisify(execFile);
@@ -15,7 +15,8 @@ export function buildTestAppWithProviders(override: (base: Providers) => Partial
 }
 
 export interface FakeSpeech extends SpeechRecognition {
-  calls: { bytes: number; options: RecognitionOptions }[];
+  /** bytes: the declared size; streamed: what reading the source gave; path: set when the source is a file; buffer: whether a Buffer was passed. */
+  calls: { bytes: number; streamed: number; path?: string; buffer: boolean; options: RecognitionOptions }[];
 }
 
 /** A configured speech recogniser that answers `result` (or throws what `fail` gives) and records its calls. */
@@ -26,7 +27,9 @@ export function fakeSpeech(result: Partial<Transcription> = {}, fail?: () => unk
     providers: ['google', 'deepgram'],
     calls,
     async transcribe(media, options) {
-      calls.push({ bytes: media.length, options });
+      let streamed = 0;
+      for await (const chunk of media.open()) streamed += (chunk as Buffer).length;
+      calls.push({ bytes: media.size, streamed, path: media.path, buffer: Buffer.isBuffer(media), options });
       if (fail) throw fail();
       if (options.provider === 'stt_fallback' && result.provider === undefined) {
         return { text: 'from the fallback', language: 'en', confidence: 0.8, durationSeconds: 1, provider: 'deepgram', costUsd: 0.0043 };
@@ -56,10 +59,10 @@ const CODECS = {
   webm: ['-ac', '1', '-c:a', 'libopus', '-b:a', '24k', '-f', 'webm'],
 };
 
-/** Real media made with ffmpeg: a sine tone of `seconds`, as WAV (8 kHz mono, small), MP3 or streamed WebM/Opus. */
+/** Real media made with ffmpeg (the build shipped in npm): a sine tone of `seconds`, as WAV (8 kHz mono, small), MP3 or streamed WebM/Opus. */
 export async function makeTone(seconds: number, format: keyof typeof CODECS = 'wav'): Promise<Buffer> {
   const codec = CODECS[format];
-  const { stdout } = await exec('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec, 'pipe:1'], {
+  const { stdout } = await exec(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec, 'pipe:1'], {
     encoding: 'buffer',
     maxBuffer: 64 * 1024 * 1024,
   });

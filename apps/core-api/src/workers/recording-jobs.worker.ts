@@ -8,17 +8,21 @@
 // fails at once with that message and the browser caption stays as the transcript. A job whose worker died
 // is reclaimed when its lease runs out, and once out of attempts its recording is set failed, so no
 // recording stays in processing forever.
+//
+// Limits (spec 000): a recording longer than 30 minutes, as probed here, is not transcribed: it is marked
+// failed with a transcript_error naming the limit. Transcription streams the temp file to the provider
+// (never read whole), and media over the provider's size cap fails with that provider's message.
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { JobQueue } from '@story/jobs';
-import { NOT_CONFIGURED_MESSAGE, ProviderError, type ObjectStorage, type SpeechRecognition } from '@story/providers';
+import { mediaFromFile, NOT_CONFIGURED_MESSAGE, ProviderError, type ObjectStorage, type SpeechRecognition } from '@story/providers';
 import { computeWaveform, probeMedia } from '../features/recordings/media-probe';
-import { PROCESS_JOB } from '../features/recordings/recordings.service';
+import { MAX_VOICE_SECONDS, PROCESS_JOB, VOICE_TOO_LONG } from '../features/recordings/recordings.service';
 
 export interface WorkerLog {
   info(obj: object, msg?: string): void;
@@ -71,7 +75,8 @@ export function createRecordingWorker(deps: RecordingWorkerDeps) {
     }
   }
 
-  async function analyze(rec: RecordingForJob, file: string) {
+  /** Fill in duration and waveform; returns the probed duration (null when ffprobe cannot tell). */
+  async function analyze(rec: RecordingForJob, file: string): Promise<number | null> {
     const [probe, waveform] = await Promise.all([probeMedia(file), rec.hasWaveform ? Promise.resolve(null) : computeWaveform(file)]);
     await sql`
       update recordings set
@@ -80,10 +85,13 @@ export function createRecordingWorker(deps: RecordingWorkerDeps) {
              media_type = case when ${probe.hasVideo} then 'video' else media_type end,
              updated_at = now()
        where id = ${rec.id}`;
+    return probe.durationSeconds;
   }
 
-  async function transcribe(rec: RecordingForJob, media: Buffer) {
+  async function transcribe(rec: RecordingForJob, file: string) {
     await sql`update recordings set transcript_status = 'processing', updated_at = now() where id = ${rec.id}`;
+    // The temp file, streamed by the adapter (and opened again for a retry or the fallback).
+    const media = mediaFromFile(file, (await stat(file)).size);
     const result = await speech.transcribe(media, { mimeType: rec.mimeType ?? 'application/octet-stream', language: 'auto', userId: rec.userId, feature: 'recording-transcription' });
     await sql`
       update recordings set transcript = ${result.text}, transcript_source = ${result.provider}, transcript_status = 'done',
@@ -111,12 +119,18 @@ export function createRecordingWorker(deps: RecordingWorkerDeps) {
     try {
       const needsAnalysis = job.payload['analyze'] === true && (rec.durationSeconds === null || !rec.hasWaveform);
       if (needsAnalysis || speech.available) fetched = await download(rec.storageKey);
-      if (needsAnalysis) await analyze(rec, fetched!.file);
+      const probed = needsAnalysis ? await analyze(rec, fetched!.file) : null;
+      // The probed length when known (a client's duration may be wrong), else the stored one.
+      const seconds = probed ?? rec.durationSeconds;
+      if (seconds !== null && seconds > MAX_VOICE_SECONDS) {
+        await markFailed(rec.id, VOICE_TOO_LONG);
+        return jobs.complete(job.id, workerId, { transcribed: false, reason: 'over the 30-minute voice limit' });
+      }
       if (!speech.available) {
         await markFailed(rec.id, NOT_CONFIGURED_MESSAGE);
         return jobs.complete(job.id, workerId, { transcribed: false, reason: 'not configured' });
       }
-      await transcribe(rec, await readFile(fetched!.file));
+      await transcribe(rec, fetched!.file);
       await jobs.complete(job.id, workerId, { transcribed: true });
     } catch (err) {
       const retryable = err instanceof ProviderError ? err.retryable : true;

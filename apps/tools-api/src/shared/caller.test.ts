@@ -43,11 +43,16 @@ it('refuses an expired session with 401 SESSION_EXPIRED', async () => {
   expect((await t.app.inject({ method: 'GET', url: '/api/memory-prompts', headers: { 'x-session-id': sessionId } })).statusCode).toBe(200);
 });
 
-it('accepts the CONTRACTS §6 format only', async () => {
+it('accepts the CONTRACTS §6 format only, refusing others with spec 002\'s INVALID_INPUT naming the header', async () => {
   for (const bad of ['sess_123_abcdef', 'sess_1234567890_abc', 'sess_1234567890_abcdef!', 'session_1234567890_abcdef', `sess_1234567890_${'a'.repeat(65)}`]) {
     const res = await t.app.inject({ method: 'POST', url: '/api/memory-prompts/generate', headers: { 'x-session-id': bad }, payload: {} });
-    expect(res.json().error.code).toBe('INVALID_SESSION_ID');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'INVALID_INPUT', field: 'X-Session-ID' });
   }
+  const query = await t.app.inject({ method: 'GET', url: '/api/memory-prompts?sessionId=sess_bad' });
+  expect(query.statusCode).toBe(400);
+  expect(query.json().error).toMatchObject({ code: 'INVALID_INPUT', field: 'sessionId' });
+  expect(await t.database.sql`select 1 from tools_sessions where id in ('sess_bad', 'sess_123_abcdef')`).toHaveLength(0);
 });
 
 it('strips the last part of the address', () => {

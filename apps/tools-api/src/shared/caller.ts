@@ -86,6 +86,9 @@ async function resolve(request: FastifyRequest, deps: ToolsSessionDeps, sessionI
   };
 }
 
+/** Spec 002 has no code of its own for a malformed session id: INVALID_INPUT naming where it came from. */
+const malformedSessionId = (field: 'X-Session-ID' | 'sessionId') => toolsError.invalidInput(field, `${field} must look like sess_<timestamp>_<random>`);
+
 function headerSession(request: FastifyRequest): string | undefined {
   const raw = request.headers['x-session-id'];
   const value = Array.isArray(raw) ? raw[0] : raw;
@@ -97,7 +100,7 @@ export function requireToolsSession(deps: ToolsSessionDeps) {
   return async (request: FastifyRequest): Promise<void> => {
     const sessionId = headerSession(request);
     if (sessionId === undefined) throw toolsError.missingSessionId();
-    if (!SESSION_ID_PATTERN.test(sessionId)) throw toolsError.invalidSessionId();
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw malformedSessionId('X-Session-ID');
     const caller = await resolve(request, deps, sessionId);
     await touchSession(deps.sql, caller);
     request.toolsCaller = caller;
@@ -111,7 +114,7 @@ export function optionalToolsSession(deps: ToolsSessionDeps) {
     const query = request.query as Record<string, unknown> | undefined;
     const fromQuery = typeof query?.['sessionId'] === 'string' && query['sessionId'] !== '' ? (query['sessionId'] as string) : undefined;
     const sessionId = fromHeader ?? fromQuery;
-    if (sessionId !== undefined && !SESSION_ID_PATTERN.test(sessionId)) throw toolsError.invalidSessionId(fromHeader ? 'X-Session-ID' : 'sessionId');
+    if (sessionId !== undefined && !SESSION_ID_PATTERN.test(sessionId)) throw malformedSessionId(fromHeader ? 'X-Session-ID' : 'sessionId');
     const caller = await resolve(request, deps, sessionId ?? '');
     if (sessionId !== undefined) {
       try {

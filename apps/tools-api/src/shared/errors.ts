@@ -5,7 +5,6 @@ import type { RateLimitMeta } from './envelope';
 
 export const TOOLS_ERROR_CODES = [
   'MISSING_SESSION_ID',
-  'INVALID_SESSION_ID',
   'SESSION_EXPIRED',
   'INVALID_INPUT',
   'INVALID_FORMAT',
@@ -26,8 +25,6 @@ export type ToolsErrorCode = (typeof TOOLS_ERROR_CODES)[number];
 
 export const toolsError = {
   missingSessionId: () => new AppError('validation', 'X-Session-ID header is required', { code: 'MISSING_SESSION_ID', field: 'X-Session-ID' }),
-  invalidSessionId: (field = 'X-Session-ID') =>
-    new AppError('validation', 'Session id must look like sess_<timestamp>_<random>', { code: 'INVALID_SESSION_ID', field }),
   sessionExpired: () => new AppError('unauthorized', 'This session has expired; start a new session', { code: 'SESSION_EXPIRED', field: 'X-Session-ID' }),
   invalidInput: (field: string, message: string, details?: unknown) => new AppError('validation', message, { code: 'INVALID_INPUT', field, details }),
   invalidFormat: (format: string, allowed: readonly string[]) =>

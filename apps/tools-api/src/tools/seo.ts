@@ -55,7 +55,7 @@ export function fitKeywords(proposed: readonly string[], defaults: readonly stri
     out.push(k);
     if (out.length === 10) break;
   }
-  for (const filler of ['free writing tool', 'writing prompts', 'creative writing', 'story ideas', 'ai writing tool']) {
+  for (const filler of ['free writing tool', 'writing prompts', 'creative writing', 'story ideas', 'writing ideas']) {
     if (out.length >= 5) break;
     if (seen.has(filler)) continue;
     seen.add(filler);

@@ -59,6 +59,34 @@ export const authRefreshTokens = pgTable(
   (t) => [uniqueIndex('auth_refresh_tokens_hash_key').on(t.tokenHash), index('auth_refresh_tokens_session_id_idx').on(t.sessionId)],
 );
 
+export const VERIFICATION_SOURCES = ['signup', 'resend'] as const;
+
+/**
+ * Email verification links (CONTRACTS §7): 256-bit random tokens, single use, valid 24 hours. Only the
+ * sha256 is stored; the address it was sent to is kept so a token never verifies a changed email.
+ */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** signup or resend: resends are limited per hour, the signup email is not counted. */
+    source: text('source').$type<(typeof VERIFICATION_SOURCES)[number]>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('email_verification_tokens_hash_key').on(t.tokenHash),
+    index('email_verification_tokens_user_id_idx').on(t.userId, t.createdAt),
+    check('email_verification_tokens_source_check', oneOf('source', VERIFICATION_SOURCES)),
+  ],
+);
+
 /** One row per email with recent failed sign-ins: five within 15 minutes lock it for 15 minutes. */
 export const authLockouts = pgTable('auth_lockouts', {
   email: text('email').primaryKey(),

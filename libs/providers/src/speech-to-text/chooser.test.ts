@@ -2,12 +2,13 @@
 import { ProviderError } from '../provider-error';
 import { createMemoryUsageRecorder } from '../shared/usage';
 import { createSpeechRecognition } from './chooser';
-import type { SpeechToText, SttProviderName, TranscribeOptions, Transcription } from './speech-to-text.port';
+import { assertWithinCap, mediaFromBuffer, type MediaSource, type SpeechToText, type SttProviderName, type TranscribeOptions, type Transcription } from './speech-to-text.port';
 
 function fakeAdapter(provider: SttProviderName, behaviour: Transcription | ProviderError | Error) {
-  const calls: Array<{ media: Buffer; options: TranscribeOptions }> = [];
+  const calls: Array<{ media: MediaSource; options: TranscribeOptions }> = [];
   const adapter: SpeechToText & { calls: typeof calls } = {
     provider,
+    maxBytes: Number.MAX_SAFE_INTEGER,
     calls,
     async transcribe(media, options) {
       calls.push({ media, options });
@@ -28,9 +29,26 @@ const transcript = (provider: SttProviderName, extra: Partial<Transcription> = {
   ...extra,
 });
 
-const audio = Buffer.from('audio-bytes');
+const audio = mediaFromBuffer(Buffer.from('audio-bytes'));
 
 describe('speech recognition chooser', () => {
+  it('falls back when the media is over the primary\'s cap, and fails with the cap when it is over both', async () => {
+    const capped = (provider: SttProviderName, maxBytes: number): SpeechToText => ({
+      provider,
+      maxBytes,
+      transcribe: async (media) => (assertWithinCap(provider, media, maxBytes), transcript(provider)),
+    });
+    const media = { size: 20 * 1024 * 1024, open: () => mediaFromBuffer(Buffer.alloc(0)).open() };
+    const stt = createSpeechRecognition({ primary: capped('google', 14 * 1024 * 1024 - 1), fallback: capped('deepgram', 2e9), usage: createMemoryUsageRecorder() });
+    await expect(stt.transcribe(media, { mimeType: 'audio/webm' })).resolves.toMatchObject({ provider: 'deepgram' });
+    const small = createSpeechRecognition({ primary: capped('google', 1024), fallback: capped('deepgram', 10 * 1024 * 1024), usage: createMemoryUsageRecorder() });
+    await expect(small.transcribe(media, { mimeType: 'audio/webm' })).rejects.toMatchObject({
+      kind: 'rejected_input',
+      provider: 'deepgram',
+      message: 'The recording is 20 MB, more than the 10 MB deepgram accepts for transcription',
+    });
+  });
+
   it('uses the primary and records one usage entry', async () => {
     const usage = createMemoryUsageRecorder();
     const google = fakeAdapter('google', transcript('google'));
@@ -53,7 +71,7 @@ describe('speech recognition chooser', () => {
         audioSeconds: 30,
         costUsd: 0.012,
         success: true,
-        metadata: { slot: 'stt_primary', audioBytes: audio.length, mimeType: 'audio/webm' },
+        metadata: { slot: 'stt_primary', audioBytes: audio.size, mimeType: 'audio/webm' },
       }),
     ]);
     expect(usage.entries[0].latencyMs).toBeGreaterThanOrEqual(0);

@@ -7,7 +7,7 @@
 // cancellation never falls back. When both fail, the fallback's error is thrown.
 import { ProviderError } from '../provider-error';
 import type { UsageRecorder } from '../shared/usage';
-import type { SpeechToText, SttProviderName, TranscribeOptions, Transcription } from './speech-to-text.port';
+import type { MediaSource, SpeechToText, SttProviderName, TranscribeOptions, Transcription } from './speech-to-text.port';
 import { toProviderError } from './stt-errors';
 
 /** 'stt_primary' and 'stt_fallback' are the spec's names for the two slots (POST /api/transcribe). */
@@ -26,7 +26,7 @@ export interface SpeechRecognition {
   /** Configured providers, primary first. */
   readonly providers: SttProviderName[];
   /** Transcribe with the requested provider, or primary then fallback for 'auto'. */
-  transcribe(media: Buffer, options: RecognitionOptions): Promise<Transcription>;
+  transcribe(media: MediaSource, options: RecognitionOptions): Promise<Transcription>;
 }
 
 type Slot = 'stt_primary' | 'stt_fallback';
@@ -41,7 +41,7 @@ export function createSpeechRecognition(deps: { primary?: SpeechToText; fallback
   const { primary, fallback, usage } = deps;
   const providers = [primary?.provider, fallback?.provider].filter((p): p is SttProviderName => p !== undefined);
 
-  async function attempt(adapter: SpeechToText, slot: Slot, media: Buffer, options: RecognitionOptions): Promise<Transcription> {
+  async function attempt(adapter: SpeechToText, slot: Slot, media: MediaSource, options: RecognitionOptions): Promise<Transcription> {
     const started = performance.now();
     const { provider: _choice, userId, feature, ...transcribeOptions } = options;
     const base = {
@@ -49,7 +49,7 @@ export function createSpeechRecognition(deps: { primary?: SpeechToText; fallback
       feature: feature ?? 'transcription',
       provider: adapter.provider,
       operation: 'stt' as const,
-      metadata: { slot, audioBytes: media.length, mimeType: options.mimeType },
+      metadata: { slot, audioBytes: media.size, mimeType: options.mimeType },
     };
     try {
       const result = await adapter.transcribe(media, transcribeOptions);

@@ -1,5 +1,9 @@
 // Contract tests: the real @deepgram/sdk against a local fake speaking Deepgram's /v1/listen wire format.
-import { createDeepgramSpeechToText, type DeepgramSpeechConfig } from './deepgram.adapter';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDeepgramSpeechToText, DEEPGRAM_MAX_BYTES, type DeepgramSpeechConfig } from './deepgram.adapter';
+import { mediaFromBuffer, mediaFromFile } from './speech-to-text.port';
 import { json, silentWav, startFakeServer, type FakeServer } from './test/fake-http-server';
 
 const FAST_RETRY = { retries: 2, baseDelayMs: 1, maxDelayMs: 5 };
@@ -37,7 +41,7 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
 
   it('posts the audio bytes with the key and options and reads transcript, words, duration and cost', async () => {
     const audio = silentWav(1);
-    const result = await adapter().transcribe(audio, { mimeType: 'audio/wav', language: 'en-US', prompt: 'Ohio, Grandma Rose' });
+    const result = await adapter().transcribe(mediaFromBuffer(audio), { mimeType: 'audio/wav', language: 'en-US', prompt: 'Ohio, Grandma Rose' });
 
     expect(result).toEqual({
       text: 'We moved to Ohio in 1952.',
@@ -67,7 +71,7 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
   });
 
   it('asks Deepgram to detect the language for auto', async () => {
-    await adapter().transcribe(Buffer.from('webm'), { mimeType: 'audio/webm;codecs=opus', language: 'auto' });
+    await adapter().transcribe(mediaFromBuffer(Buffer.from('webm')), { mimeType: 'audio/webm;codecs=opus', language: 'auto' });
     expect(fake.requests[0].query.get('detect_language')).toBe('true');
     expect(fake.requests[0].query.has('language')).toBe(false);
     expect(fake.requests[0].headers['content-type']).toBe('audio/webm');
@@ -75,7 +79,7 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
 
   it('turns a 400 for corrupt media into rejected_input in our own words', async () => {
     fake.handle((_req, res) => json(res, 400, { err_code: 'Bad Request', err_msg: 'corrupt data secret-detail', request_id: 'r' }));
-    const err = await adapter().transcribe(Buffer.from('junk'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter().transcribe(mediaFromBuffer(Buffer.from('junk')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ name: 'ProviderError', kind: 'rejected_input', provider: 'deepgram', status: 400 });
     expect(err.message).not.toContain('secret-detail');
     expect(fake.requests).toHaveLength(1);
@@ -83,7 +87,7 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
 
   it.each([401, 403])('turns %i into auth without retrying', async (status) => {
     fake.handle((_req, res) => json(res, status, { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.' }));
-    const err = await adapter().transcribe(Buffer.from('a'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter().transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'auth', provider: 'deepgram', status });
     expect(fake.requests).toHaveLength(1);
   });
@@ -91,14 +95,14 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
   it('retries a 429 and then succeeds', async () => {
     let calls = 0;
     fake.handle((_req, res) => (++calls === 1 ? json(res, 429, { err_code: 'TOO_MANY_REQUESTS', err_msg: 'slow down' }) : json(res, 200, listenAnswer)));
-    const result = await adapter().transcribe(Buffer.from('a'), { mimeType: 'audio/wav' });
+    const result = await adapter().transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' });
     expect(result.text).toBe('We moved to Ohio in 1952.');
     expect(fake.requests).toHaveLength(2);
   });
 
   it('gives up as unavailable after repeated 500s', async () => {
     fake.handle((_req, res) => json(res, 500, { err_code: 'INTERNAL', err_msg: 'boom' }));
-    const err = await adapter().transcribe(Buffer.from('a'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter().transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'unavailable', provider: 'deepgram', status: 500 });
     expect(fake.requests).toHaveLength(1 + FAST_RETRY.retries);
   });
@@ -108,7 +112,7 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html>bad gateway</html>');
     });
-    const err = await adapter({ retry: { ...FAST_RETRY, retries: 0 } }).transcribe(Buffer.from('a'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter({ retry: { ...FAST_RETRY, retries: 0 } }).transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'unavailable', provider: 'deepgram' });
   });
 
@@ -117,7 +121,7 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
       const timer = setTimeout(() => json(res, 200, listenAnswer), 1500);
       res.on('close', () => clearTimeout(timer));
     });
-    const err = await adapter({ timeoutMs: 100, retry: { ...FAST_RETRY, retries: 0 } }).transcribe(Buffer.from('a'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter({ timeoutMs: 100, retry: { ...FAST_RETRY, retries: 0 } }).transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'timeout', provider: 'deepgram' });
   });
 
@@ -128,9 +132,43 @@ describe('deepgram speech-to-text adapter (REST contract)', () => {
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const err = await adapter({ timeoutMs: 400 }).transcribe(Buffer.from('a'), { mimeType: 'audio/wav', signal: controller.signal }).catch((e) => e);
+    const err = await adapter({ timeoutMs: 400 }).transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav', signal: controller.signal }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'failed', provider: 'deepgram', message: 'deepgram transcription was cancelled' });
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('streams a file from disk with its length, and opens it again for a retry', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dg-file-'));
+    try {
+      const file = join(dir, 'media.wav');
+      const audio = silentWav(3);
+      await writeFile(file, audio);
+      let calls = 0;
+      fake.handle((_req, res) => (++calls === 1 ? json(res, 503, { err_code: 'BUSY', err_msg: 'later' }) : json(res, 200, listenAnswer)));
+      const opened: number[] = [];
+      const source = mediaFromFile(file, audio.length);
+      const counted = { ...source, open: () => (opened.push(1), source.open()) };
+      const result = await adapter().transcribe(counted, { mimeType: 'audio/wav' });
+      expect(result.text).toBe('We moved to Ohio in 1952.');
+      expect(opened).toHaveLength(2);
+      expect(fake.requests).toHaveLength(2);
+      for (const req of fake.requests) {
+        expect(req.body.equals(audio)).toBe(true);
+        expect(req.headers['content-length']).toBe(String(audio.length));
+        expect(req.headers['transfer-encoding']).toBeUndefined();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses media over its cap before sending anything, naming both sizes', async () => {
+    expect(createDeepgramSpeechToText({ apiKey: 'k' }).maxBytes).toBe(DEEPGRAM_MAX_BYTES);
+    const tooBig = { size: 3 * 1024 * 1024, open: () => { throw new Error('must not be read'); } };
+    const err = await adapter({ maxBytes: 2 * 1024 * 1024 }).transcribe(tooBig, { mimeType: 'audio/wav' }).catch((e) => e);
+    expect(err).toMatchObject({ kind: 'rejected_input', provider: 'deepgram', message: 'The recording is 3 MB, more than the 2 MB deepgram accepts for transcription' });
+    expect(err.retryable).toBe(false);
+    expect(fake.requests).toHaveLength(0);
   });
 
   it('refuses to start without an API key', () => {

@@ -1,13 +1,16 @@
-// Deepgram (stt_fallback) pre-recorded transcription: POST /v1/listen with the media as the body, through
-// the official SDK pointed at a configurable base URL so tests use a local fake (CONTRACTS §4).
+// Deepgram (stt_fallback) pre-recorded transcription: POST /v1/listen with the media streamed as the body
+// (a fresh stream per attempt), through the official SDK pointed at a configurable base URL so tests use a
+// local fake (CONTRACTS §4).
 import { DeepgramClient } from '@deepgram/sdk';
 import { ProviderError } from '../provider-error';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry, withTimeout } from '../shared/resilience';
-import type { SpeechToText, TranscribeOptions, Transcription, TranscriptWord } from './speech-to-text.port';
+import { assertWithinCap, type SpeechToText, type TranscribeOptions, type Transcription, type TranscriptWord } from './speech-to-text.port';
 import { sttCostUsd } from './stt-pricing';
 import { raceAbort, toProviderError } from './stt-errors';
 
 const PROVIDER = 'deepgram';
+/** Deepgram's documented maximum for pre-recorded audio: 2 GB per file. */
+export const DEEPGRAM_MAX_BYTES = 2 * 1000 ** 3;
 
 export interface DeepgramSpeechConfig {
   apiKey: string;
@@ -16,6 +19,8 @@ export interface DeepgramSpeechConfig {
   model?: string;
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** Largest media accepted; default DEEPGRAM_MAX_BYTES. */
+  maxBytes?: number;
 }
 
 /** The parts of Deepgram's ListenV1Response we read (punctuated_word is on the wire, not in the SDK type). */
@@ -80,25 +85,34 @@ export function createDeepgramSpeechToText(config: DeepgramSpeechConfig): Speech
     };
   }
 
+  const maxBytes = config.maxBytes ?? DEEPGRAM_MAX_BYTES;
   return {
     provider: 'deepgram',
+    maxBytes,
     async transcribe(media, options) {
+      assertWithinCap(PROVIDER, media, maxBytes);
       const params = request(options);
+      const contentType = options.mimeType.split(';')[0].trim() || 'application/octet-stream';
       const body = await withRetry(
         () =>
           withTimeout(PROVIDER, timeoutMs, async (signal) => {
+            // Streamed with its length, so nothing holds the whole file and the upload is not chunked.
+            const data = media.open();
             try {
-              const call = client.listen.v1.media.transcribeFile(media, params, {
+              const call = client.listen.v1.media.transcribeFile({ data, contentLength: media.size, contentType }, params, {
                 abortSignal: options.signal ? AbortSignal.any([signal, options.signal]) : signal,
                 maxRetries: 0,
                 // The same limit as ours: the SDK leaves its timer running when a request is aborted,
                 // so a longer one would outlive every cancelled call.
                 timeoutInSeconds: timeoutMs / 1000,
-                headers: { 'Content-Type': options.mimeType.split(';')[0].trim() || 'application/octet-stream' },
+                headers: { 'Content-Type': contentType },
               });
               return (await raceAbort(PROVIDER, options.signal, call)) as ListenResponseLike;
             } catch (err) {
               throw toProviderError(PROVIDER, err);
+            } finally {
+              // An attempt that failed part-way must not leave its file handle open.
+              data.destroy();
             }
           }),
         retry,

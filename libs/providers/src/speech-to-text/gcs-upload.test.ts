@@ -1,7 +1,11 @@
 // The real @google-cloud/storage client against a local fake of the Cloud Storage JSON API upload.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createGcsUploader } from './gcs-upload';
+import { mediaFromBuffer, mediaFromFile } from './speech-to-text.port';
 
 let server: http.Server;
 let endpoint: string;
@@ -31,7 +35,7 @@ afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve()
 it('uploads the media to the bucket and returns its gs:// URI', async () => {
   const upload = createGcsUploader({ bucket: 'stt-media', apiEndpoint: endpoint, projectId: 'test-project' });
   const media = Buffer.from('RIFF....WAVEfmt fake audio bytes for the long-running path');
-  const uri = await upload(media, { mimeType: 'audio/wav' });
+  const uri = await upload(mediaFromBuffer(media), { mimeType: 'audio/wav' });
   expect(uri).toMatch(/^gs:\/\/stt-media\/speech-to-text\/\d{4}\/\d{2}\/[0-9a-f-]{36}$/);
   const request = received.at(-1)!;
   expect(request.method).toBe('POST');
@@ -41,10 +45,25 @@ it('uploads the media to the bucket and returns its gs:// URI', async () => {
   expect(request.body.toString()).toContain('audio/wav');
 });
 
+it('streams a file from disk into the bucket', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'gcs-file-'));
+  try {
+    const file = join(dir, 'media.webm');
+    const media = Buffer.alloc(256 * 1024, 7);
+    await writeFile(file, media);
+    const upload = createGcsUploader({ bucket: 'stt-media', apiEndpoint: endpoint, projectId: 'test-project' });
+    const uri = await upload(mediaFromFile(file, media.length), { mimeType: 'audio/webm' });
+    expect(uri).toMatch(/^gs:\/\/stt-media\/speech-to-text\//);
+    expect(received.at(-1)!.body.includes(media)).toBe(true);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 it('reports a store that keeps failing as unavailable, in our words', async () => {
   failNext = 10;
   const upload = createGcsUploader({ bucket: 'stt-media', apiEndpoint: endpoint, projectId: 'test-project' });
-  await expect(upload(Buffer.from('x'), { mimeType: 'audio/wav' })).rejects.toMatchObject({
+  await expect(upload(mediaFromBuffer(Buffer.from('x')), { mimeType: 'audio/wav' })).rejects.toMatchObject({
     kind: 'unavailable',
     provider: 'google',
     message: 'Could not store the media for long-running recognition',

@@ -1,8 +1,11 @@
 // Google's long-running recognition reads media of 14 MB or more from Cloud Storage, not from the
-// request: this uploads the recording to a configured bucket and returns its gs:// URI.
+// request: this streams the recording into a configured bucket (never whole in memory) and returns its
+// gs:// URI.
 import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { Storage } from '@google-cloud/storage';
 import { ProviderError } from '../provider-error';
+import type { MediaSource } from './speech-to-text.port';
 
 export interface GcsUploadConfig {
   bucket: string;
@@ -13,14 +16,15 @@ export interface GcsUploadConfig {
   apiEndpoint?: string;
 }
 
-export function createGcsUploader(config: GcsUploadConfig): (media: Buffer, options: { mimeType: string }) => Promise<string> {
+export function createGcsUploader(config: GcsUploadConfig): (media: MediaSource, options: { mimeType: string }) => Promise<string> {
   const storage = new Storage({ keyFilename: config.keyFilename, projectId: config.projectId, apiEndpoint: config.apiEndpoint, retryOptions: { autoRetry: true, maxRetries: 2 } });
   const bucket = storage.bucket(config.bucket);
   return async (media, { mimeType }) => {
     const now = new Date();
     const name = `speech-to-text/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
     try {
-      await bucket.file(name).save(media, { resumable: false, contentType: mimeType, validation: false });
+      // One multipart request, streamed. A failed upload is not replayed here; the recording job retries it.
+      await pipeline(media.open(), bucket.file(name).createWriteStream({ resumable: false, contentType: mimeType, validation: false }));
     } catch (err) {
       const status = (err as { code?: unknown }).code;
       throw new ProviderError(typeof status === 'number' && status >= 500 ? 'unavailable' : 'failed', 'google', 'Could not store the media for long-running recognition', {

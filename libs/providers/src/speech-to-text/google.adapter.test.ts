@@ -2,6 +2,7 @@
 // Cloud Speech-to-Text v1's JSON wire format.
 import { ProviderError } from '../provider-error';
 import { createGoogleSpeechToText, GOOGLE_INLINE_LIMIT_BYTES, type GoogleSpeechConfig } from './google.adapter';
+import { mediaFromBuffer, readMedia, type MediaSource } from './speech-to-text.port';
 import { json, silentWav, startFakeServer, type FakeServer } from './test/fake-http-server';
 
 const FAST_RETRY = { retries: 2, baseDelayMs: 1, maxDelayMs: 5 };
@@ -45,7 +46,7 @@ describe('google speech-to-text adapter (REST contract)', () => {
 
   it('sends inline audio with its config and reads the transcript, words, confidence, duration and cost', async () => {
     const audio = silentWav(1);
-    const result = await adapter().transcribe(audio, { mimeType: 'audio/wav', language: 'en-US', prompt: 'Ohio, Grandma Rose' });
+    const result = await adapter().transcribe(mediaFromBuffer(audio), { mimeType: 'audio/wav', language: 'en-US', prompt: 'Ohio, Grandma Rose' });
 
     expect(result).toEqual({
       text: 'Grandma grew up in Ohio.',
@@ -79,19 +80,19 @@ describe('google speech-to-text adapter (REST contract)', () => {
   });
 
   it('sends browser webm as WEBM_OPUS at 48 kHz and asks for alternatives when the language is auto', async () => {
-    await adapter().transcribe(Buffer.from('webm-bytes'), { mimeType: 'audio/webm;codecs=opus', language: 'auto' });
+    await adapter().transcribe(mediaFromBuffer(Buffer.from('webm-bytes')), { mimeType: 'audio/webm;codecs=opus', language: 'auto' });
     const body = JSON.parse(fake.requests[0].body.toString('utf8'));
     expect(body.config).toMatchObject({ encoding: 9, sampleRateHertz: 48000, languageCode: 'en-US', alternativeLanguageCodes: ['es-ES', 'fr-FR', 'de-DE'] });
   });
 
   it('sends MP3 through v1p1beta1, the version that reads it', async () => {
-    await adapter().transcribe(Buffer.from('mp3-bytes'), { mimeType: 'audio/mpeg' });
+    await adapter().transcribe(mediaFromBuffer(Buffer.from('mp3-bytes')), { mimeType: 'audio/mpeg' });
     expect(fake.requests[0].path).toBe('/v1p1beta1/speech:recognize');
     expect(JSON.parse(fake.requests[0].body.toString('utf8')).config.encoding).toBe(8);
   });
 
   it('refuses media its API cannot read without calling Google', async () => {
-    const err = await adapter().transcribe(Buffer.from('mov'), { mimeType: 'video/mp4' }).catch((e) => e);
+    const err = await adapter().transcribe(mediaFromBuffer(Buffer.from('mov')), { mimeType: 'video/mp4' }).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ kind: 'rejected_input', provider: 'google' });
     expect(fake.requests).toHaveLength(0);
@@ -99,7 +100,7 @@ describe('google speech-to-text adapter (REST contract)', () => {
 
   it('turns a 400 for corrupt audio into rejected_input in our own words', async () => {
     fake.handle((_req, res) => json(res, 400, { error: { code: 400, message: 'Invalid audio: secret-detail', status: 'INVALID_ARGUMENT' } }));
-    const err = await adapter().transcribe(Buffer.from('junk'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter().transcribe(mediaFromBuffer(Buffer.from('junk')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'rejected_input', provider: 'google', status: 400 });
     expect(err.message).not.toContain('secret-detail');
     expect(fake.requests).toHaveLength(1);
@@ -107,7 +108,7 @@ describe('google speech-to-text adapter (REST contract)', () => {
 
   it.each([401, 403])('turns %i into auth without retrying', async (status) => {
     fake.handle((_req, res) => json(res, status, { error: { code: status, message: 'denied', status: 'PERMISSION_DENIED' } }));
-    const err = await adapter().transcribe(Buffer.from('a'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter().transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'auth', provider: 'google', status });
     expect(fake.requests).toHaveLength(1);
   });
@@ -115,14 +116,14 @@ describe('google speech-to-text adapter (REST contract)', () => {
   it('retries a 429 and then succeeds', async () => {
     let calls = 0;
     fake.handle((_req, res) => (++calls === 1 ? json(res, 429, { error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' } }) : json(res, 200, recognizeAnswer)));
-    const result = await adapter().transcribe(Buffer.from('a'), { mimeType: 'audio/wav' });
+    const result = await adapter().transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' });
     expect(result.text).toBe('Grandma grew up in Ohio.');
     expect(fake.requests).toHaveLength(2);
   });
 
   it('gives up as unavailable after repeated 500s', async () => {
     fake.handle((_req, res) => json(res, 500, { error: { code: 500, message: 'internal', status: 'INTERNAL' } }));
-    const err = await adapter().transcribe(Buffer.from('a'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter().transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'unavailable', provider: 'google', status: 500 });
     expect(fake.requests).toHaveLength(1 + FAST_RETRY.retries);
   });
@@ -132,7 +133,7 @@ describe('google speech-to-text adapter (REST contract)', () => {
       const timer = setTimeout(() => json(res, 200, recognizeAnswer), 1500);
       res.on('close', () => clearTimeout(timer));
     });
-    const err = await adapter({ timeoutMs: 100, retry: { ...FAST_RETRY, retries: 0 } }).transcribe(Buffer.from('a'), { mimeType: 'audio/wav' }).catch((e) => e);
+    const err = await adapter({ timeoutMs: 100, retry: { ...FAST_RETRY, retries: 0 } }).transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' }).catch((e) => e);
     expect(err).toMatchObject({ kind: 'timeout', provider: 'google' });
   });
 
@@ -140,7 +141,7 @@ describe('google speech-to-text adapter (REST contract)', () => {
     const url = fake.url;
     await fake.close();
     const err = await createGoogleSpeechToText({ endpoint: url, apiKey: 'k', projectId: 'p', retry: { ...FAST_RETRY, retries: 0 } })
-      .transcribe(Buffer.from('a'), { mimeType: 'audio/wav' })
+      .transcribe(mediaFromBuffer(Buffer.from('a')), { mimeType: 'audio/wav' })
       .catch((e) => e);
     expect(err).toMatchObject({ kind: 'unavailable', provider: 'google' });
     fake = await startFakeServer((_req, res) => json(res, 200, {}));
@@ -148,14 +149,14 @@ describe('google speech-to-text adapter (REST contract)', () => {
 
   it('returns an empty transcript for silence', async () => {
     fake.handle((_req, res) => json(res, 200, { totalBilledTime: '2s' }));
-    const result = await adapter().transcribe(silentWav(2), { mimeType: 'audio/wav' });
+    const result = await adapter().transcribe(mediaFromBuffer(silentWav(2)), { mimeType: 'audio/wav' });
     expect(result).toMatchObject({ text: '', confidence: 0, durationSeconds: 2, language: 'en-US', words: [] });
   });
 
   describe('media of 14 MB or more', () => {
     it('is refused when no storage bucket is configured for the long-running path', async () => {
       const big = Buffer.alloc(GOOGLE_INLINE_LIMIT_BYTES);
-      const err = await adapter().transcribe(big, { mimeType: 'audio/wav' }).catch((e) => e);
+      const err = await adapter().transcribe(mediaFromBuffer(big), { mimeType: 'audio/wav' }).catch((e) => e);
       expect(err).toMatchObject({ kind: 'rejected_input', provider: 'google' });
       expect(err.message).toMatch(/too large for inline recognition/);
       expect(fake.requests).toHaveLength(0);
@@ -176,9 +177,9 @@ describe('google speech-to-text adapter (REST contract)', () => {
         json(res, 404, { error: { code: 404, message: 'no', status: 'NOT_FOUND' } });
       });
       const uploads: Array<{ bytes: number; mimeType: string }> = [];
-      const gcsUri = async (media: Buffer, o: { mimeType: string }) => (uploads.push({ bytes: media.length, mimeType: o.mimeType }), 'gs://bucket/recordings/r1.webm');
+      const gcsUri = async (media: MediaSource, o: { mimeType: string }) => (uploads.push({ bytes: (await readMedia(media)).length, mimeType: o.mimeType }), 'gs://bucket/recordings/r1.webm');
       const media = Buffer.alloc(2048, 1);
-      const result = await adapter({ inlineLimitBytes: 1024, gcsUri, pollIntervalMs: 5 }).transcribe(media, { mimeType: 'audio/webm' });
+      const result = await adapter({ inlineLimitBytes: 1024, gcsUri, pollIntervalMs: 5 }).transcribe(mediaFromBuffer(media), { mimeType: 'audio/webm' });
 
       expect(uploads).toEqual([{ bytes: 2048, mimeType: 'audio/webm' }]);
       const start = JSON.parse(fake.requests[0].body.toString('utf8'));
@@ -188,13 +189,25 @@ describe('google speech-to-text adapter (REST contract)', () => {
       expect(result).toMatchObject({ text: 'Grandma grew up in Ohio.', provider: 'google', costUsd: 0.36 });
     });
 
+    it('refuses media over the long-running cap before uploading it', async () => {
+      const uploads: number[] = [];
+      const google = adapter({ inlineLimitBytes: 10, gcsUri: async (m) => (uploads.push(m.size), 'gs://b/o'), longRunningMaxBytes: 1024 * 1024 });
+      expect(google.maxBytes).toBe(1024 * 1024);
+      const err = await google.transcribe(mediaFromBuffer(Buffer.alloc(2 * 1024 * 1024)), { mimeType: 'audio/flac' }).catch((e) => e);
+      expect(err).toMatchObject({ kind: 'rejected_input', provider: 'google', message: 'The recording is 2 MB, more than the 1 MB google accepts for transcription' });
+      expect(uploads).toEqual([]);
+      expect(fake.requests).toHaveLength(0);
+      // Without a bucket the cap is the inline limit.
+      expect(adapter().maxBytes).toBe(GOOGLE_INLINE_LIMIT_BYTES - 1);
+    });
+
     it('translates a failed operation into a ProviderError', async () => {
       fake.handle((req, res) => {
         if (req.path === '/v1/speech:longrunningrecognize') return json(res, 200, { name: 'op-1', done: false });
         json(res, 200, { name: 'op-1', done: true, error: { code: 3, message: 'bad audio secret-detail' } });
       });
       const err = await adapter({ inlineLimitBytes: 10, gcsUri: async () => 'gs://b/o', pollIntervalMs: 5 })
-        .transcribe(Buffer.alloc(20), { mimeType: 'audio/flac' })
+        .transcribe(mediaFromBuffer(Buffer.alloc(20)), { mimeType: 'audio/flac' })
         .catch((e) => e);
       expect(err).toMatchObject({ kind: 'rejected_input', provider: 'google' });
       expect(err.message).not.toContain('secret-detail');

@@ -1,17 +1,23 @@
 // Google Cloud Speech-to-Text (stt_primary) over the SDK's REST transport (`fallback: true`): the same
 // wire format in production and in tests, where the SDK talks to a local fake (CONTRACTS §4). Audio
-// under 14 MB goes inline to speech:recognize; larger media goes through longrunningrecognize with the
-// object in Cloud Storage, which needs a `gcsUri` resolver.
+// under 14 MB goes inline to speech:recognize (the only place media is read whole: the request carries it
+// base64-encoded); larger media goes through longrunningrecognize with the object streamed into Cloud
+// Storage, which needs a `gcsUri` resolver.
 import { v1, v1p1beta1 } from '@google-cloud/speech';
 import { ProviderError } from '../provider-error';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry, withTimeout } from '../shared/resilience';
-import type { SpeechToText, TranscribeOptions, Transcription, TranscriptWord } from './speech-to-text.port';
+import { assertWithinCap, readMedia, type MediaSource, type SpeechToText, type TranscribeOptions, type Transcription, type TranscriptWord } from './speech-to-text.port';
 import { sttCostUsd } from './stt-pricing';
 import { raceAbort, toProviderError } from './stt-errors';
 
 const PROVIDER = 'google';
 /** Spec 000: "Transcription inline size: under 14 MB". */
 export const GOOGLE_INLINE_LIMIT_BYTES = 14 * 1024 * 1024;
+/**
+ * The cap through Cloud Storage. Google bounds long-running recognition by length (480 minutes), not bytes;
+ * 2 GB keeps one upload bounded and is far above the stored-file limit (spec 000: 50 MB).
+ */
+export const GOOGLE_LONG_RUNNING_MAX_BYTES = 2 * 1000 ** 3;
 /** Languages Google may pick from when the caller asks for 'auto' (v1 allows three alternatives). */
 const AUTO_ALTERNATIVES = ['es-ES', 'fr-FR', 'de-DE'];
 
@@ -31,8 +37,10 @@ export interface GoogleSpeechConfig {
   pollIntervalMs?: number;
   retry?: RetryPolicy;
   inlineLimitBytes?: number;
-  /** Puts large media in Cloud Storage and returns its gs:// URI, for the long-running path. */
-  gcsUri?: (media: Buffer, options: { mimeType: string }) => Promise<string>;
+  /** Streams large media into Cloud Storage and returns its gs:// URI, for the long-running path. */
+  gcsUri?: (media: MediaSource, options: { mimeType: string }) => Promise<string>;
+  /** Largest media through Cloud Storage; default GOOGLE_LONG_RUNNING_MAX_BYTES. */
+  longRunningMaxBytes?: number;
 }
 
 type Encoding = 'LINEAR16' | 'FLAC' | 'OGG_OPUS' | 'WEBM_OPUS' | 'MP3';
@@ -193,6 +201,8 @@ export function createGoogleSpeechToText(config: GoogleSpeechConfig = {}): Speec
     encoding === 'MP3' ? (beta ??= new v1p1beta1.SpeechClient(clientOptions(config))) : (stable ??= new v1.SpeechClient(clientOptions(config)));
   // Retries are ours (withRetry), so the SDK's own are switched off.
   const callOptions = { retry: null };
+  // Without a bucket only inline recognition exists, so anything at the inline limit is over the cap.
+  const maxBytes = config.gcsUri ? (config.longRunningMaxBytes ?? GOOGLE_LONG_RUNNING_MAX_BYTES) : inlineLimit - 1;
 
   function buildConfig(options: TranscribeOptions): RecognitionConfig {
     const format = googleEncodingFor(options.mimeType);
@@ -209,13 +219,14 @@ export function createGoogleSpeechToText(config: GoogleSpeechConfig = {}): Speec
     };
   }
 
-  async function inline(media: Buffer, recognition: RecognitionConfig, signal?: AbortSignal): Promise<RecognizeResponseLike> {
+  async function inline(media: MediaSource, recognition: RecognitionConfig, signal?: AbortSignal): Promise<RecognizeResponseLike> {
     const speech = client(recognition.encoding);
+    const content = await readMedia(media);
     return withRetry(
       () =>
         withTimeout(PROVIDER, timeoutMs, async () => {
           try {
-            const request = { config: recognition, audio: { content: media } };
+            const request = { config: recognition, audio: { content } };
             const [response] = await raceAbort(PROVIDER, signal, (speech as v1.SpeechClient).recognize(request, callOptions));
             return response as RecognizeResponseLike;
           } catch (err) {
@@ -226,7 +237,7 @@ export function createGoogleSpeechToText(config: GoogleSpeechConfig = {}): Speec
     );
   }
 
-  async function longRunning(media: Buffer, recognition: RecognitionConfig, options: TranscribeOptions): Promise<RecognizeResponseLike> {
+  async function longRunning(media: MediaSource, recognition: RecognitionConfig, options: TranscribeOptions): Promise<RecognizeResponseLike> {
     if (!config.gcsUri) {
       throw new ProviderError('rejected_input', PROVIDER, 'media too large for inline recognition and no storage bucket configured for the long-running path');
     }
@@ -262,9 +273,14 @@ export function createGoogleSpeechToText(config: GoogleSpeechConfig = {}): Speec
 
   return {
     provider: 'google',
+    maxBytes,
     async transcribe(media, options) {
       const recognition = buildConfig(options);
-      const response = media.length >= inlineLimit ? await longRunning(media, recognition, options) : await inline(media, recognition, options.signal);
+      if (media.size >= inlineLimit && !config.gcsUri) {
+        throw new ProviderError('rejected_input', PROVIDER, 'media too large for inline recognition and no storage bucket configured for the long-running path');
+      }
+      assertWithinCap(PROVIDER, media, maxBytes);
+      const response = media.size >= inlineLimit ? await longRunning(media, recognition, options) : await inline(media, recognition, options.signal);
       return parseGoogleResponse(response, recognition.languageCode);
     },
   };

@@ -1,6 +1,7 @@
 // createSpeechToText wiring: config picks adapters, and a configured pair works end to end against fakes.
 import { createMemoryUsageRecorder } from '../shared/usage';
 import { createSpeechToText } from './index';
+import { mediaFromBuffer } from './speech-to-text.port';
 import { json, startFakeServer, type FakeServer } from './test/fake-http-server';
 
 describe('createSpeechToText', () => {
@@ -47,7 +48,7 @@ describe('createSpeechToText', () => {
         { usage, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 }, timeoutMs: 2000 },
       );
       expect(stt.providers).toEqual(['google', 'deepgram']);
-      const result = await stt.transcribe(Buffer.from('audio'), { mimeType: 'audio/webm;codecs=opus', language: 'en' });
+      const result = await stt.transcribe(mediaFromBuffer(Buffer.from('audio')), { mimeType: 'audio/webm;codecs=opus', language: 'en' });
       expect(result).toMatchObject({ text: 'hello there', provider: 'deepgram', durationSeconds: 60, costUsd: 0.0043 });
       expect(google.requests).toHaveLength(1);
       expect(deepgram.requests).toHaveLength(1);

@@ -9,8 +9,8 @@ import type { SpeechToText } from './speech-to-text.port';
 
 export * from './speech-to-text.port';
 export * from './chooser';
-export { createGoogleSpeechToText, googleEncodingFor, GOOGLE_INLINE_LIMIT_BYTES, type GoogleSpeechConfig } from './google.adapter';
-export { createDeepgramSpeechToText, type DeepgramSpeechConfig } from './deepgram.adapter';
+export { createGoogleSpeechToText, googleEncodingFor, GOOGLE_INLINE_LIMIT_BYTES, GOOGLE_LONG_RUNNING_MAX_BYTES, type GoogleSpeechConfig } from './google.adapter';
+export { createDeepgramSpeechToText, DEEPGRAM_MAX_BYTES, type DeepgramSpeechConfig } from './deepgram.adapter';
 export { STT_PRICE_PER_MINUTE_USD, sttCostUsd } from './stt-pricing';
 export { createGcsUploader, type GcsUploadConfig } from './gcs-upload';
 
@@ -31,7 +31,7 @@ export interface SpeechToTextDeps {
   usage: UsageRecorder;
   timeoutMs?: number;
   retry?: RetryPolicy;
-  /** Stores media of 14 MB or more in Cloud Storage for Google's long-running path. */
+  /** Streams media of 14 MB or more into Cloud Storage for Google's long-running path. */
   googleGcsUri?: GoogleSpeechConfig['gcsUri'];
 }
 

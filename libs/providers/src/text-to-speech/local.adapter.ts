@@ -1,18 +1,24 @@
 // The offline text-to-speech default: espeak-ng writes WAV to its stdout, ffmpeg encodes it to MP3, and
 // ffmpeg's stdout is handed to the caller as it is produced (nothing buffers the whole file). The text
-// goes through espeak-ng's stdin and every process is spawned without a shell.
+// goes through espeak-ng's stdin and every process is spawned without a shell. With no espeak-ng on the
+// machine, the WebAssembly build from npm runs in a child Node process instead (espeak-wasm.ts), and
+// ffmpeg is the one shipped in npm (media-binaries.ts): `npm install` is all local speech needs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 
+import { espeakBinary, ffmpegPath as npmFfmpegPath, type EspeakBinary } from '../media-binaries';
 import { ProviderError } from '../provider-error';
+import { espeakWasmCommand } from './espeak-wasm';
 import { checkSynthesisText, type Synthesis, type SynthesisOptions, type TextToSpeech, type Voice } from './text-to-speech.port';
 
 const PROVIDER = 'local';
 
 export interface LocalTextToSpeechOptions {
-  /** Path or name of the espeak-ng binary (default: espeak-ng on PATH). */
+  /** Path or name of an espeak-ng binary (default: ESPEAK_NG_PATH, espeak-ng on PATH, else the WebAssembly build). */
   espeakPath?: string;
-  /** Path or name of the ffmpeg binary (default: ffmpeg on PATH). */
+  /** Force the WebAssembly build of eSpeak NG (the path of the espeak-ng package's module) even when a binary exists. */
+  espeakWasm?: string;
+  /** Path or name of the ffmpeg binary (default: FFMPEG_PATH, else the one inside @ffmpeg-installer/ffmpeg). */
   ffmpegPath?: string;
   /** Speaking rate in words per minute. */
   wordsPerMinute?: number;
@@ -95,18 +101,43 @@ function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
+/** A command line for eSpeak NG: the binary with `args`, or the WebAssembly runner doing the same. */
+type EspeakCommand = (mode: 'run' | 'say', args: string[]) => [string, string[]];
+
+function espeakCommandFor(binary: EspeakBinary): EspeakCommand {
+  if ('wasm' in binary) return (mode, args) => espeakWasmCommand(binary.wasm, mode, args);
+  return (mode, args) => [binary.path, mode === 'say' ? ['--stdin', '--stdout', ...args] : args];
+}
+
+/** Resolve a default binary without throwing: an unresolvable one becomes a path that fails to spawn (unavailable). */
+function orMissing(resolve: () => string): string {
+  try {
+    return resolve();
+  } catch {
+    return '/nonexistent/ffmpeg';
+  }
+}
+
 export function createLocalTextToSpeech(options: LocalTextToSpeechOptions = {}): TextToSpeech {
-  const espeak = options.espeakPath ?? 'espeak-ng';
-  const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
+  const espeakSource: EspeakBinary = options.espeakWasm
+    ? { wasm: options.espeakWasm, source: 'npm' }
+    : options.espeakPath
+      ? { path: options.espeakPath, source: 'env' }
+      : espeakBinary();
+  const espeak = espeakCommandFor(espeakSource);
+  const ffmpeg = options.ffmpegPath ?? orMissing(() => npmFfmpegPath());
   const wordsPerMinute = Math.round(options.wordsPerMinute ?? 165);
   const timeoutMs = options.timeoutMs ?? 15_000;
   const defaultVoiceId = options.defaultVoiceId ?? LOCAL_DEFAULT_VOICE_ID;
+  // Version checks and the voice list get their own, longer bound: the WebAssembly build needs a few
+  // hundred milliseconds to start, which must not count against a short first-audio timeout.
+  const checkTimeoutMs = Math.max(timeoutMs, 15_000);
 
   let availability: Promise<boolean> | undefined;
   let voices: Promise<Voice[]> | undefined;
 
   const available = () => {
-    availability ??= Promise.all([run(espeak, ['--version'], timeoutMs), run(ffmpeg, ['-version'], timeoutMs)]).then(
+    availability ??= Promise.all([run(...espeak('run', ['--version']), checkTimeoutMs), run(ffmpeg, ['-version'], checkTimeoutMs)]).then(
       ([e, f]) => e.code === 0 && f.code === 0,
     );
     return availability;
@@ -118,7 +149,7 @@ export function createLocalTextToSpeech(options: LocalTextToSpeechOptions = {}):
 
   const listVoices = async (): Promise<Voice[]> => {
     await requireAvailable();
-    voices ??= run(espeak, ['--voices'], timeoutMs).then(({ code, stdout }) => {
+    voices ??= run(...espeak('run', ['--voices']), checkTimeoutMs).then(({ code, stdout }) => {
       if (code !== 0) throw new ProviderError('failed', PROVIDER, 'espeak-ng could not list its voices');
       const installed = parseEspeakVoices(stdout);
       const languages = new Set(installed.map((v) => v.voice_id));
@@ -158,7 +189,7 @@ export function createLocalTextToSpeech(options: LocalTextToSpeechOptions = {}):
 }
 
 /** Spawn espeak-ng | ffmpeg and return ffmpeg's MP3 output; a failure of either process destroys it. */
-function startPipeline(espeak: string, ffmpeg: string, voiceId: string, wordsPerMinute: number, text: string, signal?: AbortSignal): PassThrough {
+function startPipeline(espeak: EspeakCommand, ffmpeg: string, voiceId: string, wordsPerMinute: number, text: string, signal?: AbortSignal): PassThrough {
   const out = new PassThrough();
   const stderr = { espeak: '', ffmpeg: '' };
   const exits = new Map<string, number | null>();
@@ -171,7 +202,8 @@ function startPipeline(espeak: string, ffmpeg: string, voiceId: string, wordsPer
     out.destroy(new ProviderError('failed', PROVIDER, message, { cause }));
   };
 
-  const speaker = spawn(espeak, ['--stdin', '--stdout', '-v', voiceId, '-s', String(wordsPerMinute)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const [speakCommand, speakArgs] = espeak('say', ['-v', voiceId, '-s', String(wordsPerMinute)]);
+  const speaker = spawn(speakCommand, speakArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
   const encoder = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'wav', '-i', 'pipe:0', '-codec:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3', 'pipe:1'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });

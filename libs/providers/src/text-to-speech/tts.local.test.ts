@@ -1,5 +1,6 @@
-// The local synthesizer against the real espeak-ng and ffmpeg binaries: the MP3 it streams is checked with
-// ffprobe, and missing binaries are simulated with paths that do not exist.
+// The local synthesizer against real eSpeak NG (the system binary when installed, else the WebAssembly build
+// from npm) and the ffmpeg shipped in npm: the MP3 it streams is checked with ffprobe (also from npm), and
+// missing binaries are simulated with paths that do not exist.
 import { execFile } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 
+import { ffprobePath } from '../media-binaries';
 import { ProviderError } from '../provider-error';
 import { createMemoryUsageRecorder } from '../shared/usage';
 import { createLocalTextToSpeech, parseEspeakVoices } from './local.adapter';
@@ -25,7 +27,7 @@ afterAll(async () => {
 });
 
 async function probe(file: string): Promise<{ format_name: string; duration: string }> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name,duration', '-of', 'json', file]);
+  const { stdout } = await run(ffprobePath(), ['-v', 'error', '-show_entries', 'format=format_name,duration', '-of', 'json', file]);
   return (JSON.parse(stdout) as { format: { format_name: string; duration: string } }).format;
 }
 
@@ -124,6 +126,21 @@ describe('local text-to-speech (espeak-ng + ffmpeg)', () => {
     const failure = new Promise((resolve) => synthesis.audio.once('error', resolve));
     controller.abort();
     expectProviderError(await failure, 'failed');
+  });
+
+  it('speaks and lists voices through the WebAssembly build of eSpeak NG (no espeak-ng binary needed)', async () => {
+    const wasm = createLocalTextToSpeech({ espeakWasm: require.resolve('espeak-ng') });
+    await expect(wasm.available()).resolves.toBe(true);
+    const voices = await wasm.listVoices();
+    expect(voices[0]?.voice_id).toBe('en-us');
+    expect(voices.some((v) => v.voice_id === 'de')).toBe(true);
+    const synthesis = await wasm.synthesize('-v Grandma kept bees behind the barn.', { voiceId: 'en-us+f3' });
+    const file = join(dir, 'wasm.mp3');
+    await pipeline(synthesis.audio, createWriteStream(file));
+    const format = await probe(file);
+    expect(format.format_name).toBe('mp3');
+    expect(Number(format.duration)).toBeGreaterThan(1);
+    await expect(wasm.synthesize('Hello.', { voiceId: 'xx-nowhere' })).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('reports a binary that fails its version check as unavailable', async () => {

@@ -1,10 +1,11 @@
-// /api/auth: signup, signin and refresh are public (5 per minute per client); signout needs a token.
+// /api/auth: signup, signin, refresh and verify-email are public (5 per minute per client); signout and
+// resend-verification need a token.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preHandlerAsyncHookHandler, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { coreErrorSchema, errorResponses, ipKey, type RateLimitHandle } from '@story/http';
-import { authResult, refreshBody, signinBody, signupBody } from './auth.schemas';
+import { authResult, refreshBody, resendVerificationResult, signinBody, signupBody, verifyEmailBody, verifyEmailResult } from './auth.schemas';
 import type { AuthService } from './auth.service';
 
 export interface AuthRoutesDeps {
@@ -12,10 +13,12 @@ export interface AuthRoutesDeps {
   rateLimit: RateLimitHandle;
   perMinute: number;
   requireAuth: onRequestAsyncHookHandler | preHandlerAsyncHookHandler;
+  /** A Bearer token is optional, but one that is sent must be valid (verify-email). */
+  optionalAuth: onRequestAsyncHookHandler | preHandlerAsyncHookHandler;
 }
 
 export const authRoutes =
-  ({ auth, rateLimit, perMinute, requireAuth }: AuthRoutesDeps): FastifyPluginAsyncZod =>
+  ({ auth, rateLimit, perMinute, requireAuth, optionalAuth }: AuthRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const limited = { rateLimit: rateLimit.limit(perMinute, '1 minute', ipKey) };
     const meta = (req: { headers: Record<string, unknown>; ip: string }) => ({
@@ -66,6 +69,45 @@ export const authRoutes =
         },
       },
       async (req) => auth.refresh(req.body.refresh_token),
+    );
+
+    app.post(
+      '/verify-email',
+      {
+        config: limited,
+        onRequest: optionalAuth as onRequestAsyncHookHandler,
+        schema: {
+          operationId: 'verifyEmail',
+          summary: 'Confirm the email address with the token from the verification link',
+          description:
+            'The token (single use, valid 24 hours) verifies only the account it was sent to. An unknown token answers 400, a used ' +
+            'or expired one 410, and a signed-in caller presenting another account\'s token 403; nothing changes then. Issues no ' +
+            'new tokens: the role a verified, listed email holds (ADMIN_EMAILS, SUPPORT_EMAILS) is carried by the next refresh or sign-in.',
+          tags: ['auth'],
+          security: [{}, { bearerAuth: [] }],
+          body: verifyEmailBody,
+          response: { 200: verifyEmailResult, ...errorResponses(coreErrorSchema, [400, 401, 403, 410, 413, 415, 429] as const) },
+        },
+      },
+      async (req) => auth.verifyEmail(req.body.token, req.auth?.userId),
+    );
+
+    app.post(
+      '/resend-verification',
+      {
+        onRequest: requireAuth as onRequestAsyncHookHandler,
+        schema: {
+          operationId: 'resendVerification',
+          summary: 'Send a new verification email to the signed-in account (3 per hour)',
+          description:
+            'Answers 200 with sent: true when a new link was queued. When the email is already verified it answers 200 with ' +
+            'sent: false and sends nothing. More than 3 requests within an hour answer 429 with Retry-After.',
+          tags: ['auth'],
+          security: [{ bearerAuth: [] }],
+          response: { 200: resendVerificationResult, ...errorResponses(coreErrorSchema, [401, 429] as const) },
+        },
+      },
+      async (req) => auth.resendVerification(callerOf(req).userId),
     );
 
     app.post(

@@ -24,7 +24,40 @@ export const signinBody = z.object({
 
 export const refreshBody = z.object({ refresh_token: z.string().min(16).max(512) });
 
-export const userSchema = z.object({ id: z.uuid(), email: z.string(), role: z.enum(['user', 'support', 'admin']) });
+export const userSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: z.enum(['user', 'support', 'admin']),
+  /** CONTRACTS §7: unverified accounts may use the product but never hold admin or support. */
+  email_verified: z.boolean(),
+});
+
+/** An account as answers and tokens need it. */
+export interface AccountView {
+  id: string;
+  email: string;
+  role: 'user' | 'support' | 'admin';
+  emailVerified: boolean;
+}
+
+export const toUser = (a: AccountView): z.infer<typeof userSchema> => ({ id: a.id, email: a.email, role: a.role, email_verified: a.emailVerified });
+
+/** 32 random bytes in base64url (43 characters), as the verification email carries it. */
+export const verifyEmailBody = z.object({
+  token: z
+    .string()
+    .max(256)
+    .regex(/^[A-Za-z0-9_-]{43}$/, { message: 'must be the token from the verification link' }),
+});
+
+export const verifyEmailResult = z.object({ user: userSchema });
+
+export const resendVerificationResult = z.object({
+  success: z.literal(true),
+  /** false when the email is already verified (nothing is sent then) or the address cannot receive mail. */
+  sent: z.boolean(),
+  user: userSchema,
+});
 
 export const sessionSchema = z.object({
   access_token: z.string(),

@@ -1,8 +1,9 @@
 // Accounts and sessions (CONTRACTS §2): signup with profile and settings rows in one transaction,
 // sign-in with lockout, refresh-token rotation with reuse detection, and sign-out that revokes.
+// Roles follow roleForAccount (libs/auth): listed in ADMIN_EMAILS/SUPPORT_EMAILS and verified (§7).
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { dummyPasswordHash, hashPassword, verifyPassword, type TokenSigner } from '@story/auth';
+import { dummyPasswordHash, hashPassword, roleForAccount, verifyPassword, type RoleLists, type TokenSigner } from '@story/auth';
 import {
   accounts,
   authLockouts,
@@ -22,8 +23,9 @@ import {
   type DbOrTx,
 } from '@story/db';
 import { triggerUserSignup } from '@story/email';
+import { createEmailVerification } from './email-verification';
 import { AppError } from '@story/http';
-import type { AuthResult } from './auth.schemas';
+import { toUser, type AccountView, type AuthResult } from './auth.schemas';
 
 export interface ClientMeta {
   userAgent?: string;
@@ -33,8 +35,9 @@ export interface ClientMeta {
 export interface AuthServiceDeps {
   db: Database;
   tokens: Pick<TokenSigner, 'sign'>;
-  adminEmails: readonly string[];
-  /** The web application, for the welcome email's link. */
+  /** ADMIN_EMAILS and SUPPORT_EMAILS: roles held only while listed and verified. */
+  roles: RoleLists;
+  /** The web application, for the welcome and verification emails' links. */
   appUrl: string;
   sessionDays: number;
   /** Called when an email reaches the lockout threshold (spec: alert after 5 attempts). */
@@ -57,20 +60,21 @@ export function ipPrefix(ip: string | undefined): string | null {
 
 const unauthorized = (details?: string) => new AppError('unauthorized', 'Unauthorized', details ? { details } : {});
 
-export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays, onLockout }: AuthServiceDeps) {
-  const roleFor = (email: string, current: AccountRole): AccountRole => (adminEmails.includes(email) ? 'admin' : current);
+export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLockout }: AuthServiceDeps) {
+  const roleOf = (account: { email: string; emailVerified: boolean }): AccountRole => roleForAccount(account, roles);
+  const verification = createEmailVerification({ db, appUrl, roleOf });
 
-  async function issue(tx: DbOrTx, account: { id: string; email: string; role: AccountRole }, sessionId: string): Promise<AuthResult> {
+  async function issue(tx: DbOrTx, account: AccountView, sessionId: string): Promise<AuthResult> {
     const refresh = newRefreshToken();
     await tx.insert(authRefreshTokens).values({ sessionId, tokenHash: sha256(refresh) });
     const access = await tokens.sign({ userId: account.id, email: account.email, role: account.role, sessionId });
     return {
-      user: { id: account.id, email: account.email, role: account.role },
+      user: toUser(account),
       session: { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, expires_at: access.expiresAt, refresh_token: refresh },
     };
   }
 
-  async function openSession(tx: DbOrTx, account: { id: string; email: string; role: AccountRole }, meta: ClientMeta): Promise<AuthResult> {
+  async function openSession(tx: DbOrTx, account: AccountView, meta: ClientMeta): Promise<AuthResult> {
     const session = one(
       await tx
         .insert(authSessions)
@@ -118,7 +122,8 @@ export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays
   return {
     async signup(input: { email: string; password: string; fullName?: string }, meta: ClientMeta): Promise<AuthResult> {
       const passwordHash = await hashPassword(input.password);
-      const role = roleFor(input.email, 'user');
+      // A new address is unverified, so a listed email starts as user like any other (CONTRACTS §7).
+      const role = roleOf({ email: input.email, emailVerified: false });
       try {
         return await db.transaction(async (tx) => {
           const account = one(
@@ -137,8 +142,10 @@ export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays
           await tx.insert(userVoiceSettings).values({ userId });
           await tx.insert(userEmailPreferences).values({ userId });
           // Queued in the same transaction (CONTRACTS §5): no account without its welcome, no welcome without an account.
-          await triggerUserSignup(tx, userId, { user_name: input.fullName?.split(/\s+/)[0] ?? 'there', onboarding_url: `${appUrl}/onboarding` });
-          return openSession(tx, account, meta);
+          const firstName = input.fullName?.split(/\s+/)[0] ?? 'there';
+          await triggerUserSignup(tx, userId, { user_name: firstName, onboarding_url: `${appUrl}/onboarding` });
+          await verification.send(tx, { userId, email: account.email, userName: firstName, source: 'signup' });
+          return openSession(tx, { ...account, emailVerified: false }, meta);
         });
       } catch (err) {
         if (isUniqueViolation(err, 'accounts_email_key')) {
@@ -155,7 +162,7 @@ export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays
         });
       }
       const [account] = await db
-        .select({ id: accounts.id, email: accounts.email, role: accounts.role, passwordHash: accounts.passwordHash })
+        .select({ id: accounts.id, email: accounts.email, role: accounts.role, passwordHash: accounts.passwordHash, emailConfirmedAt: accounts.emailConfirmedAt })
         .from(accounts)
         .where(eq(accounts.email, input.email));
       // Verify against a real hash even for unknown emails, so timing does not reveal which exist.
@@ -164,11 +171,12 @@ export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays
         await recordFailure(input.email);
         throw unauthorized('Invalid email or password');
       }
-      const role = roleFor(account.email, account.role);
+      const emailVerified = account.emailConfirmedAt !== null;
+      const role = roleOf({ email: account.email, emailVerified });
       return db.transaction(async (tx) => {
         await tx.update(accounts).set({ role, lastSignInAt: new Date() }).where(eq(accounts.id, account.id));
         await tx.delete(authLockouts).where(eq(authLockouts.email, input.email));
-        return openSession(tx, { ...account, role }, meta);
+        return openSession(tx, { id: account.id, email: account.email, role, emailVerified }, meta);
       });
     },
 
@@ -186,6 +194,7 @@ export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays
             userId: accounts.id,
             email: accounts.email,
             role: accounts.role,
+            emailConfirmedAt: accounts.emailConfirmedAt,
           })
           .from(authRefreshTokens)
           .innerJoin(authSessions, eq(authSessions.id, authRefreshTokens.sessionId))
@@ -203,12 +212,21 @@ export function createAuthService({ db, tokens, adminEmails, appUrl, sessionDays
         }
         await tx.update(authRefreshTokens).set({ usedAt: new Date() }).where(eq(authRefreshTokens.id, found.tokenId));
         await tx.update(authSessions).set({ refreshedAt: new Date() }).where(eq(authSessions.id, found.sessionId));
-        const role = roleFor(found.email, found.role);
-        return { kind: 'ok' as const, result: await issue(tx, { id: found.userId, email: found.email, role }, found.sessionId) };
+        // The role is decided again at each refresh: verified since, or taken off a list since.
+        const emailVerified = found.emailConfirmedAt !== null;
+        const role = roleOf({ email: found.email, emailVerified });
+        if (role !== found.role) await tx.update(accounts).set({ role }).where(eq(accounts.id, found.userId));
+        return { kind: 'ok' as const, result: await issue(tx, { id: found.userId, email: found.email, role, emailVerified }, found.sessionId) };
       });
       if (outcome.kind === 'ok') return outcome.result;
       throw unauthorized(outcome.kind === 'reused' ? 'Refresh token was already used; the session has been ended' : 'Invalid or expired refresh token');
     },
+
+    /** POST /verify-email: spend a token; the account it belongs to is verified (and gets its role). */
+    verifyEmail: (token: string, callerId?: string) => verification.verify(token, callerId),
+
+    /** POST /resend-verification: a new link for the caller, 3 per hour; nothing when already verified. */
+    resendVerification: (userId: string) => verification.resend(userId),
 
     async signout(sessionId: string): Promise<void> {
       await db

@@ -15,7 +15,7 @@ describe('signup', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: email.toUpperCase(), password: PASSWORD, fullName: 'Ada Lovelace' } });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body.user).toEqual({ id: expect.any(String), email, role: 'user' });
+    expect(body.user).toEqual({ id: expect.any(String), email, role: 'user', email_verified: false });
     expect(body.session).toMatchObject({ token_type: 'bearer', expires_in: 86400, access_token: expect.any(String), refresh_token: expect.any(String) });
     expect(body.session.expires_at).toBeGreaterThan(Date.now() / 1000 + 86000);
 
@@ -34,7 +34,7 @@ describe('signup', () => {
       const rows = await sql`select 1 from ${sql(table)} where user_id = ${body.user.id}`;
       expect(rows).toHaveLength(1);
     }
-    const [welcome] = await sql`select q.to_email, q.subject, q.status, t.name from email_send_queue q join email_templates t on t.id = q.template_id where q.user_id = ${body.user.id}`;
+    const [welcome] = await sql`select q.to_email, q.subject, q.status, t.name from email_send_queue q join email_templates t on t.id = q.template_id where q.user_id = ${body.user.id} and t.name = 'welcome'`;
     expect(welcome).toEqual({ to_email: email, subject: expect.stringContaining('Welcome, Ada'), status: 'pending', name: 'welcome' });
     const [hash] = await sql`select password_hash from accounts where id = ${body.user.id}`;
     expect(hash!['password_hash']).toMatch(/^\$argon2id\$/);
@@ -63,11 +63,13 @@ describe('signup', () => {
     expect(await countAccounts()).toBe(before);
   });
 
-  it('gives ADMIN_EMAILS the admin role', async () => {
+  it('does not give ADMIN_EMAILS the admin role before the email is verified', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'boss@example.test', password: PASSWORD } });
     expect(res.statusCode).toBe(201);
-    expect(res.json().user.role).toBe('admin');
-    expect(decodeJwt(res.json().session.access_token)['role']).toBe('admin');
+    expect(res.json().user).toMatchObject({ role: 'user', email_verified: false });
+    expect(decodeJwt(res.json().session.access_token)['role']).toBe('user');
+    const [row] = await t.database.sql`select role from accounts where email = 'boss@example.test'`;
+    expect(row!['role']).toBe('user');
   });
 });
 

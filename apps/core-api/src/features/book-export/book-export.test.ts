@@ -119,6 +119,64 @@ describe('interior PDF', () => {
   });
 });
 
+describe('Unicode text', () => {
+  const names = ['Zażółć gęślą jaźń', 'Łódź', 'Καλημέρα', 'Nguyễn Thị Minh Khai', '王秀英'];
+
+  // Paragraphs mixing Latin and Han, long enough to break pages in the middle of a Han run.
+  const han = Array.from({ length: 25 }, (_, i) => `<p>Letter ${i + 1}: 王秀英写信给她的孙女，讲述了在罗兹的童年。Łódź was home.</p>`).join('');
+
+  it('prints Polish, Greek, Vietnamese and Chinese names exactly as written, in the interior and on the cover, with subset fonts', async () => {
+    const owner = await signUp(t.app);
+    const { bookId, storyIds } = await makeBook(
+      owner,
+      [
+        {
+          title: 'Łódź, 1931',
+          content: `<p>Grandmother ${names[4]} was born in <strong>Łódź</strong>.</p><ul>${names.map((n) => `<li>${n}</li>`).join('')}</ul>${han}`,
+        },
+        { title: 'Καλημέρα from Nguyễn Thị Minh Khai', content: '<p><em>Zażółć gęślą jaźń</em> and 王秀英 met in Hanoi.</p>' },
+      ],
+      { title: 'Rodzina 王秀英', subtitle: 'Zażółć gęślą jaźń', author_name: 'Nguyễn Thị Minh Khai' },
+    );
+    // The first chapter runs over several pages under a Greek and Chinese running header; the second is monospaced.
+    await t.app.inject({ method: 'PUT', url: `/api/stories/${storyIds[0]}/header-footer`, headers: owner.headers, payload: { headerText: 'Καλημέρα 王秀英', footerText: 'Łódź' } });
+    await t.app.inject({ method: 'PUT', url: `/api/stories/${storyIds[1]}/typography`, headers: owner.headers, payload: { fontFamily: 'Courier', fontSize: 12, lineHeight: 1.5 } });
+
+    const interior = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'interior')).json().job.id);
+    expect(interior).toMatchObject({ status: 'completed' });
+    const bytes = await download(owner, bookId, String(interior['id']));
+    const pdf = await readPdf(bytes);
+    expect(pdf.info['Title']).toBe('Rodzina 王秀英');
+    expect(pdf.info['Author']).toBe('Nguyễn Thị Minh Khai');
+    const [titlePage, tocPage] = pdf.pageTexts;
+    expect(titlePage).toContain('Rodzina 王秀英');
+    expect(titlePage).toContain('Zażółć gęślą jaźń');
+    expect(titlePage).toContain('Nguyễn Thị Minh Khai');
+    expect(tocPage).toMatch(/1\. Łódź, 1931\s+3/);
+    expect(tocPage).toMatch(/2\. Καλημέρα from Nguyễn Thị Minh Khai\s+\d+/);
+    expect(pdf.text).toContain('Grandmother 王秀英 was born in Łódź.');
+    for (const name of names) expect(pdf.text).toContain(`• ${name}`);
+    // The monospaced chapter wraps this line; read across the break.
+    const flat = pdf.text.replace(/\s+/g, '');
+    expect(flat).toContain('Zażółćgęśląjaźńand王秀英metinHanoi.');
+    // Read across page breaks (one falls inside a Han run): without the page markers, running header, footer and number.
+    const body = flat.replace(/--\d+of\d+--Καλημέρα王秀英Łódź\d+/g, '');
+    for (let i = 1; i <= 25; i++) expect(body).toContain(`Letter${i}:王秀英写信给她的孙女，讲述了在罗兹的童年。Łódźwashome.`);
+    // The running header and footer on the chapter's following pages, in their own scripts.
+    expect(pdf.pages).toBeGreaterThan(5);
+    expect(pdf.pageTexts[3]).toContain('Καλημέρα 王秀英');
+    expect(pdf.pageTexts[3]).toContain('Łódź');
+    // Only the glyphs used are embedded (the CJK font alone is megabytes whole).
+    expect(bytes.length).toBeLessThan(300_000);
+
+    const cover = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'cover')).json().job.id);
+    const coverPdf = await readPdf(await download(owner, bookId, String(cover['id'])));
+    expect(coverPdf.text).toContain('Rodzina 王秀英');
+    expect(coverPdf.text).toContain('Zażółć gęślą jaźń');
+    expect(coverPdf.text).toContain('Nguyễn Thị Minh Khai');
+  });
+});
+
 describe('tier book pages allowance', () => {
   it('fails a free-tier interior over 20 pages with an error naming the limit and stores nothing; the family tier renders it', async () => {
     const owner = await signUp(t.app);

@@ -9,7 +9,11 @@
 // then. The document's page tree (a small list of references, written only when the document ends)
 // is then reordered so the front matter comes first. How many pages the contents take depends only
 // on the chapter titles, so it is measured beforehand on a throwaway document.
+//
+// Text goes through @story/pdf (shared with the tools exports): DejaVu and Source Han Serif from npm,
+// embedded as subsets, so names and words in any script print as written.
 import PDFDocument from 'pdfkit';
+import { createPdfText, type FontFamily, type FontStyle, type PdfText } from '@story/pdf';
 import type { Readable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ContentBlock, TextRun } from '../stories/story-content';
@@ -39,11 +43,8 @@ export interface CoverStyle {
   fontFamily: StandardFamily;
 }
 
-const FACES: Record<StandardFamily, { regular: string; bold: string; italic: string; boldItalic: string }> = {
-  Times: { regular: 'Times-Roman', bold: 'Times-Bold', italic: 'Times-Italic', boldItalic: 'Times-BoldItalic' },
-  Helvetica: { regular: 'Helvetica', bold: 'Helvetica-Bold', italic: 'Helvetica-Oblique', boldItalic: 'Helvetica-BoldOblique' },
-  Courier: { regular: 'Courier', bold: 'Courier-Bold', italic: 'Courier-Oblique', boldItalic: 'Courier-BoldOblique' },
-};
+/** The story's typeface family drawn with the Unicode family of the same kind. */
+const FAMILIES: Record<StandardFamily, FontFamily> = { Times: 'serif', Helvetica: 'sans', Courier: 'mono' };
 
 const POINTS_PER_INCH = 72;
 /** Blocks laid out between two turns of the event loop, so the stream drains and the server stays responsive. */
@@ -56,10 +57,9 @@ export function trimSizePoints(trimSize: string): [number, number] {
   return [Number(m[1]) * POINTS_PER_INCH, Number(m[2]) * POINTS_PER_INCH];
 }
 
-export function faceOf(family: string, bold = false, italic = false): string {
-  const standard: StandardFamily = FONT_FAMILIES[family as keyof typeof FONT_FAMILIES] ?? (family in FACES ? (family as StandardFamily) : 'Times');
-  const faces = FACES[standard];
-  return bold && italic ? faces.boldItalic : bold ? faces.bold : italic ? faces.italic : faces.regular;
+export function faceOf(family: string, bold = false, italic = false): FontStyle {
+  const standard: StandardFamily = FONT_FAMILIES[family as keyof typeof FONT_FAMILIES] ?? (family in FAMILIES ? (family as StandardFamily) : 'Times');
+  return { family: FAMILIES[standard], bold, italic };
 }
 
 /** PDF document info without empty entries: pdfkit hashes every key's value into the file id and fails on undefined. */
@@ -95,22 +95,22 @@ function geometryOf(book: BookForPrint): Geometry {
 const TOC_NUMBER_COLUMN = 36;
 
 /** The contents, from the current page on; numbers are null while only the page count matters. */
-function layoutToc(doc: PDFKit.PDFDocument, g: Geometry, titles: readonly string[], numbers: readonly number[] | null, setBody: (font: string, size: number) => void): void {
+function layoutToc(doc: PDFKit.PDFDocument, pdf: PdfText, g: Geometry, titles: readonly string[], numbers: readonly number[] | null, setBody: (style: FontStyle, size: number) => void): void {
   setBody(faceOf('Times', true), 16);
-  doc.text('Contents', { align: 'center', width: g.contentWidth });
+  pdf.text('Contents', { align: 'center', width: g.contentWidth });
   doc.moveDown(1);
   titles.forEach((title, i) => {
     setBody(faceOf('Times'), 11);
     const label = `${i + 1}. ${title}`;
-    const needed = doc.heightOfString(label, { width: g.contentWidth - TOC_NUMBER_COLUMN });
+    const needed = pdf.heightOfString(label, { width: g.contentWidth - TOC_NUMBER_COLUMN });
     if (doc.y + needed > g.height - g.margins.bottom) doc.addPage();
     const y = doc.y;
-    doc.text(label, g.margins.left, y, { width: g.contentWidth - TOC_NUMBER_COLUMN });
+    pdf.text(label, { width: g.contentWidth - TOC_NUMBER_COLUMN }, g.margins.left, y);
     const after = doc.y;
     if (numbers) {
       // Right-aligned by hand: a wrapped, width-bound text call could start a page of its own.
       const number = String(numbers[i] ?? '');
-      doc.text(number, g.width - g.margins.right - doc.widthOfString(number), y, { lineBreak: false });
+      pdf.text(number, { lineBreak: false }, g.width - g.margins.right - pdf.widthOfString(number), y);
     }
     doc.x = g.margins.left;
     doc.y = after + 4;
@@ -125,7 +125,11 @@ function tocPageCount(book: BookForPrint, titles: readonly string[]): number {
   doc.on('pageAdded', () => (pages += 1));
   doc.resume();
   doc.addPage();
-  layoutToc(doc, g, titles, null, (font, size) => doc.font(font).fontSize(size));
+  const pdf = createPdfText(doc);
+  layoutToc(doc, pdf, g, titles, null, (style, size) => {
+    pdf.use(style);
+    doc.fontSize(size);
+  });
   doc.end();
   return pages;
 }
@@ -148,17 +152,19 @@ function layoutInterior(book: BookForPrint, chapters: readonly RenderChapter[]):
   // The number the next page will carry in the finished book (chapters are laid out first).
   let nextNumber = frontMatter + 1;
   let section: Section = { kind: 'title' };
-  // The body font in force, restored after each page's header and footer are drawn mid-paragraph.
-  let body = { font: faceOf('Times'), size: 11 };
+  const pdf = createPdfText(doc);
+  // The body size in force, restored after each page's header and footer are drawn mid-paragraph.
+  let body = { style: faceOf('Times'), size: 11 };
 
   /** One line of text at an absolute position, aligned without a wrapper (a wrapper could add pages). */
-  const line = (text: string, y: number, align: 'left' | 'center' | 'right', font: string, size: number) => {
-    doc.font(font).fontSize(size);
+  const line = (text: string, y: number, align: 'left' | 'center' | 'right', style: FontStyle, size: number) => {
+    pdf.use(style);
+    doc.fontSize(size);
     let shown = text;
-    while (shown.length > 1 && doc.widthOfString(shown) > contentWidth) shown = `${shown.slice(0, -2)}…`;
-    const w = doc.widthOfString(shown);
+    while ([...shown].length > 1 && pdf.widthOfString(shown) > contentWidth) shown = `${[...shown].slice(0, -2).join('')}…`;
+    const w = pdf.widthOfString(shown);
     const x = align === 'left' ? margins.left : align === 'right' ? width - margins.right - w : margins.left + (contentWidth - w) / 2;
-    doc.text(shown, x, y, { lineBreak: false });
+    pdf.text(shown, { lineBreak: false }, x, y);
   };
 
   doc.on('pageAdded', () => {
@@ -169,7 +175,8 @@ function layoutInterior(book: BookForPrint, chapters: readonly RenderChapter[]):
     // paragraph's line wrapper and options still pending; the header and footer must neither use nor
     // end them, so they are set aside and put back.
     const pending = doc as unknown as { _wrapper: unknown; _textOptions: unknown };
-    const saved = { wrapper: pending._wrapper, options: pending._textOptions };
+    // The paragraph's run may be in another font than its style's main face (a Han name): put that one back.
+    const saved = { wrapper: pending._wrapper, options: pending._textOptions, font: pdf.currentFont, style: pdf.style };
     pending._wrapper = null;
     pending._textOptions = null;
     const hf = section.kind === 'chapter' ? section.headerFooter : null;
@@ -189,16 +196,18 @@ function layoutInterior(book: BookForPrint, chapters: readonly RenderChapter[]):
     }
     if (showNumbers) line(String(number), footerY, numberAlign, faceOf('Times'), small);
     doc.fillColor('#000000');
-    doc.font(body.font).fontSize(body.size);
+    pdf.resume(saved.style, saved.font);
+    doc.fontSize(body.size);
     pending._wrapper = saved.wrapper;
     pending._textOptions = saved.options;
     doc.x = x;
     doc.y = y;
   });
 
-  const setBody = (font: string, size: number) => {
-    body = { font, size };
-    doc.font(font).fontSize(size);
+  const setBody = (style: FontStyle, size: number) => {
+    body = { style, size };
+    pdf.use(style);
+    doc.fontSize(size);
   };
 
   const layoutBlocks = async (blocks: readonly ContentBlock[], family: string, size: number, lineHeight: number) => {
@@ -215,7 +224,7 @@ function layoutInterior(book: BookForPrint, chapters: readonly RenderChapter[]):
         const last = i === runs.length - 1;
         // Items of one list sit close together; the list as a whole is spaced like a paragraph.
         const tight = block.kind === 'item' && blocks[n + 1]?.kind === 'item';
-        doc.text(r.text, { width: contentWidth - indent, lineGap, continued: !last, paragraphGap: last ? (tight ? paragraphGap / 3 : paragraphGap) : 0 });
+        pdf.text(r.text, { width: contentWidth - indent, lineGap, continued: !last, paragraphGap: last ? (tight ? paragraphGap / 3 : paragraphGap) : 0 });
       });
       doc.x = margins.left;
     }
@@ -234,10 +243,10 @@ function layoutInterior(book: BookForPrint, chapters: readonly RenderChapter[]):
       const { fontFamily, fontSize, lineHeight } = chapter.typography;
       doc.y = margins.top + (height - margins.top - margins.bottom) * 0.15;
       setBody(faceOf(fontFamily, false, true), Math.max(9, fontSize * 0.9));
-      doc.text(`Chapter ${i + 1}`, { align: 'center', width: contentWidth });
+      pdf.text(`Chapter ${i + 1}`, { align: 'center', width: contentWidth });
       doc.moveDown(0.4);
       setBody(faceOf(fontFamily, true), Math.min(28, fontSize * 1.8));
-      doc.text(chapter.title, { align: 'center', width: contentWidth });
+      pdf.text(chapter.title, { align: 'center', width: contentWidth });
       doc.moveDown(1.2);
       await layoutBlocks(chapter.blocks, fontFamily, fontSize, lineHeight);
       await yieldToLoop();
@@ -250,20 +259,20 @@ function layoutInterior(book: BookForPrint, chapters: readonly RenderChapter[]):
     doc.addPage();
     doc.y = height * 0.3;
     setBody(faceOf('Times', true), 24);
-    doc.text(book.title, { align: 'center', width: contentWidth });
+    pdf.text(book.title, { align: 'center', width: contentWidth });
     if (book.subtitle) {
       doc.moveDown(0.6);
       setBody(faceOf('Times', false, true), 14);
-      doc.text(book.subtitle, { align: 'center', width: contentWidth });
+      pdf.text(book.subtitle, { align: 'center', width: contentWidth });
     }
     if (book.author) {
       doc.y = height * 0.7;
       setBody(faceOf('Times'), 13);
-      doc.text(book.author, { align: 'center', width: contentWidth });
+      pdf.text(book.author, { align: 'center', width: contentWidth });
     }
     section = { kind: 'toc' };
     doc.addPage();
-    layoutToc(doc, g, chapters.map((c) => c.title), chapterPages, setBody);
+    layoutToc(doc, pdf, g, chapters.map((c) => c.title), chapterPages, setBody);
     if (nextNumber - 1 !== frontMatter) throw new Error(`contents took ${nextNumber - 2} pages, ${tocPages} were reserved`);
 
     // Title page and contents to the front of the page tree.
@@ -299,19 +308,23 @@ export function streamCover(book: BookForPrint, style: CoverStyle): { stream: Re
     info: documentInfo({ Title: `${book.title} (cover)`, Author: book.author }),
   });
   const w = width - 2 * margin;
+  const pdf = createPdfText(doc);
   doc.rect(0, 0, width, height).fill(style.background);
   doc.fillColor(style.textColor);
-  doc.font(faceOf(style.fontFamily, true)).fontSize(Math.round(width / 14));
-  const titleHeight = doc.heightOfString(book.title, { width: w, align: 'center' });
-  doc.text(book.title, margin, Math.max(margin, height * 0.3 - titleHeight / 2), { width: w, align: 'center' });
+  pdf.use(faceOf(style.fontFamily, true));
+  doc.fontSize(Math.round(width / 14));
+  const titleHeight = pdf.heightOfString(book.title, { width: w, align: 'center' });
+  pdf.text(book.title, { width: w, align: 'center' }, margin, Math.max(margin, height * 0.3 - titleHeight / 2));
   if (book.subtitle) {
     doc.moveDown(0.5);
-    doc.font(faceOf(style.fontFamily, false, true)).fontSize(Math.round(width / 28));
-    doc.text(book.subtitle, { width: w, align: 'center' });
+    pdf.use(faceOf(style.fontFamily, false, true));
+    doc.fontSize(Math.round(width / 28));
+    pdf.text(book.subtitle, { width: w, align: 'center' });
   }
   if (book.author) {
-    doc.font(faceOf(style.fontFamily)).fontSize(Math.round(width / 24));
-    doc.text(book.author, margin, height * 0.8, { width: w, align: 'center' });
+    pdf.use(faceOf(style.fontFamily));
+    doc.fontSize(Math.round(width / 24));
+    pdf.text(book.author, { width: w, align: 'center' }, margin, height * 0.8);
   }
   doc.end();
   return { stream: doc as unknown as Readable, pages: 1 };

@@ -77,7 +77,7 @@ describe('POST /api/books', () => {
     expect(bound).toHaveLength(3);
     // The story API shows the binding too.
     const story = (await t.app.inject({ method: 'GET', url: `/api/stories/${s1.id}`, headers: owner.headers })).json();
-    expect(story.bookId).toBe(book.id);
+    expect(story.book_id).toBe(book.id);
   });
 
   it("refuses someone else's story in selectedStories with 404 and writes nothing (no book, no chapters, no binding)", async () => {

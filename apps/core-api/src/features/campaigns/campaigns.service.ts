@@ -25,8 +25,10 @@ export interface CreateCampaignInput {
 
 export function createCampaignsService({ db }: { db: Database }) {
   // Counts are correlated subqueries on indexed campaign_id columns: one round trip for the page.
-  const recordingCount = sql<number>`(select count(*)::int from recordings r where r.campaign_id = ${campaigns.id})`;
-  const conversationCount = sql<number>`(select count(*)::int from conversations v where v.campaign_id = ${campaigns.id})`;
+  // The outer column is qualified by hand: in a single-table select Drizzle renders ${campaigns.id} as a bare
+  // "id", which would bind to the inner table's id (STACK-NOTES) and count nothing.
+  const recordingCount = sql<number>`(select count(*)::int from recordings r where r.campaign_id = "campaigns"."id")`;
+  const conversationCount = sql<number>`(select count(*)::int from conversations v where v.campaign_id = "campaigns"."id")`;
 
   const toView = (row: { id: string; title: string; description: string | null; createdAt: Date; recordingCount: number; conversationCount: number }): CampaignView => ({
     id: row.id,

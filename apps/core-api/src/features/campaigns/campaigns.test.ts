@@ -78,3 +78,28 @@ it('counts under a row lock: concurrent creates on the last free slot let exactl
   const [n] = await t.database.sql`select count(*)::int as n from campaigns where user_id = ${user.userId}`;
   expect(n!['n']).toBe(1);
 });
+
+it('counts the recordings and conversations of each campaign in the list and in the completed create flow', async () => {
+  const user = await signUp(t.app);
+  await setTier(t.database.sql, user.userId, 'starter');
+  const a = (await t.app.inject({ method: 'POST', url: '/api/campaigns', headers: user.headers, payload: { title: 'Alpha' } })).json();
+  const b = (await t.app.inject({ method: 'POST', url: '/api/campaigns', headers: user.headers, payload: { title: 'Beta' } })).json();
+  await t.database.sql`insert into recordings (user_id, campaign_id, title, storage_key) values (${user.userId}, ${a.id}, 'one', 'k1'), (${user.userId}, ${a.id}, 'two', 'k2'), (${user.userId}, ${b.id}, 'three', 'k3'), (${user.userId}, null, 'loose', 'k4')`;
+  await t.database.sql`insert into conversations (user_id, campaign_id) values (${user.userId}, ${a.id}), (${user.userId}, ${a.id}), (${user.userId}, ${a.id}), (${user.userId}, ${b.id})`;
+
+  const list = await t.app.inject({ method: 'GET', url: '/api/campaigns', headers: user.headers });
+  expect(list.statusCode).toBe(200);
+  const counts = Object.fromEntries(list.json().map((c: { title: string; recordingCount: number; conversationCount: number }) => [c.title, [c.recordingCount, c.conversationCount]]));
+  expect(counts).toEqual({ Alpha: [2, 3], Beta: [1, 1] });
+
+  // The create flow's completion answers the campaign through the same counts (the service's get).
+  const flow = '/api/campaigns/create-flow';
+  const started = await t.app.inject({ method: 'POST', url: `${flow}/start`, headers: user.headers, payload: { title: 'Gamma' } });
+  const id = started.json().flow.campaignId as string;
+  await t.app.inject({ method: 'PUT', url: `${flow}/${id}/step/1`, headers: user.headers, payload: { storytellerName: 'Rose', relationship: 'grandparent' } });
+  await t.database.sql`insert into recordings (user_id, campaign_id, storage_key) values (${user.userId}, ${id}, 'k5')`;
+  await t.database.sql`insert into conversations (user_id, campaign_id) values (${user.userId}, ${id}), (${user.userId}, ${id})`;
+  const done = await t.app.inject({ method: 'POST', url: `${flow}/${id}/complete`, headers: user.headers });
+  expect(done.statusCode).toBe(200);
+  expect(done.json().campaign).toMatchObject({ id, recordingCount: 1, conversationCount: 2 });
+});

@@ -43,7 +43,7 @@ describe('story conversion (offline writer)', () => {
     expect(body.readiness).toBe('ready');
     expect(body.faithfulness).toMatchObject({ passed: true, unsupportedClaims: [], regenerated: false });
     const { story } = body;
-    expect(story).toMatchObject({ title: 'The farm near Salerno', aiEnhanced: false, sourceRecordingIds: [recordingId], sourceConversationIds: [] });
+    expect(story).toMatchObject({ title: 'The farm near Salerno', ai_enhanced: false, source_recording_ids: [recordingId], source_conversation_ids: [] });
     expect(story.content).toMatch(/^<p>So my father Antonio he bought the farm near Salerno in 1952, and we had/);
     expect(story.content).not.toMatch(/\bum\b|\buh\b|he he|you know/);
     for (const fact of ['Salerno', '1952', 'Bruno', 'Lucia', 'Naples']) expect(story.content).toContain(fact);
@@ -95,7 +95,7 @@ describe('story conversion (offline writer)', () => {
     const res = await convert(t, user, { sourceType: 'conversation', sourceId: conv.id, title: 'From our chat' });
     expect(res.statusCode).toBe(201);
     const { story } = res.json();
-    expect(story.sourceConversationIds).toEqual([conv.id]);
+    expect(story.source_conversation_ids).toEqual([conv.id]);
     expect(story.content).not.toContain('What happened in Naples?');
     const messageIds = story.provenance.paragraphs.flatMap((p: { messageIds: string[] }) => p.messageIds);
     expect(new Set(messageIds)).toEqual(new Set([conv.messageIds[0], conv.messageIds[2]]));
@@ -118,7 +118,7 @@ describe('story conversion (offline writer)', () => {
     const recordingId = await newRecording(t, user.userId, MEMORY);
     const res = await convert(t, user, { sourceType: 'recording', sourceId: recordingId, title: 'Chapter one', bookId: book!['id'] });
     expect(res.statusCode).toBe(201);
-    expect(res.json().story.bookId).toBe(book!['id']);
+    expect(res.json().story.book_id).toBe(book!['id']);
     const chapters = await t.database.sql`select story_id, chapter_number from book_chapters where book_id = ${book!['id']}`;
     expect(chapters).toEqual([{ story_id: res.json().story.id, chapter_number: 1 }]);
   });
@@ -170,7 +170,7 @@ describe('story conversion (model writer)', () => {
       const res = await convert(t, user, { sourceType: 'recording', sourceId: recordingId, title: 'Rewritten' });
       expect(res.statusCode).toBe(201);
       expect(res.json().faithfulness).toMatchObject({ passed: true, regenerated: true, checkedBy: ['claims', 'judge:fake-gpt'] });
-      expect(res.json().story).toMatchObject({ aiEnhanced: true });
+      expect(res.json().story).toMatchObject({ ai_enhanced: true });
       expect(res.json().story.content).not.toContain('Rome');
       expect(llm.writes).toBe(2);
     } finally {

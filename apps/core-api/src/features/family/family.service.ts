@@ -251,6 +251,10 @@ export function createFamilyService({ db, sql: pg, access }: { db: Database; sql
       if (input.role !== undefined || !isSelf) await access.requireGroup(callerId, groupId, 'manage_settings');
       if (target.status !== 'active') throw conflict('This member was removed from the family', { code: 'member_removed' });
       if (input.role !== undefined && target.role === 'owner') throw conflict("The group owner's role cannot change", { field: 'role' });
+      // null clears the name only where an account still names the member (the identity CHECK constraint).
+      if (input.displayName === null && !target.user_id) {
+        throw badRequest('Invalid displayName: a member without an account needs a name, so it cannot be cleared', { field: 'displayName' });
+      }
       await db
         .update(familyMembers)
         .set({

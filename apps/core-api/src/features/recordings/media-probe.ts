@@ -1,8 +1,10 @@
 // What an uploaded file really is, how long it plays and what its waveform looks like. The type comes from
-// the bytes (file-type), never only from what the client declared; duration and peaks come from Debian's
-// ffprobe/ffmpeg reading a file on disk (MP4 and M4A keep their index at the end, which a pipe cannot seek to).
+// the bytes (file-type), never only from what the client declared; duration and peaks come from ffprobe/ffmpeg
+// (the builds shipped in npm, or FFPROBE_PATH/FFMPEG_PATH: @story/providers media-binaries) reading a file on
+// disk (MP4 and M4A keep their index at the end, which a pipe cannot seek to).
 import { spawn } from 'node:child_process';
 import FileType from 'file-type';
+import { ffmpegPath, ffprobePath } from '@story/providers';
 
 export type MediaKind = 'audio' | 'video';
 
@@ -67,7 +69,7 @@ function run(cmd: string, args: string[], options: { onStdout?: (chunk: Buffer) 
 
 /** Decode the whole file and read how far ffmpeg got: for containers that state no duration (MediaRecorder's WebM). */
 async function durationByDecoding(file: string, signal?: AbortSignal): Promise<number | null> {
-  const { code, stdout } = await run('ffmpeg', ['-v', 'error', '-nostats', '-i', file, '-f', 'null', '-progress', 'pipe:1', '-'], { signal });
+  const { code, stdout } = await run(ffmpegPath(), ['-v', 'error', '-nostats', '-i', file, '-f', 'null', '-progress', 'pipe:1', '-'], { signal });
   const last = [...stdout.matchAll(/^out_time_us=(\d+)$/gm)].at(-1);
   return code === 0 && last ? Number(last[1]) / 1e6 : null;
 }
@@ -75,7 +77,7 @@ async function durationByDecoding(file: string, signal?: AbortSignal): Promise<n
 /** Duration and whether a video stream exists; null duration when ffprobe cannot tell (or is not installed). */
 export async function probeMedia(file: string, signal?: AbortSignal): Promise<ProbeResult> {
   try {
-    const { code, stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file], { signal });
+    const { code, stdout } = await run(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file], { signal });
     if (code !== 0) return { durationSeconds: null, hasVideo: false };
     const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string }[] };
     const duration = Number(parsed.format?.duration);
@@ -116,7 +118,7 @@ export async function computeWaveform(file: string, peaks = WAVEFORM_PEAKS): Pro
   let inWindow = 0;
   let carry: Buffer | null = null;
   try {
-    const { code } = await run('ffmpeg', ['-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'], { onStdout: (chunk) => {
+    const { code } = await run(ffmpegPath(), ['-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'], { onStdout: (chunk) => {
       const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
       const usable = buf.length - (buf.length % 2);
       for (let i = 0; i < usable; i += 2) {

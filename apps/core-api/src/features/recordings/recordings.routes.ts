@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { AppError, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
+import { AppError, assertStorableFields, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
 import { idParams, listQuery, parseFields, recordingView, toRecordingView, uploadFields } from './recordings.schemas';
 import { MULTIPART_MAX_BYTES, MULTIPART_TOO_LARGE, type RecordingsService, type StoredUpload } from './recordings.service';
 
@@ -68,6 +68,7 @@ export const recordingsRoutes =
         }
         let parsed: ReturnType<typeof uploadFields.parse>;
         try {
+          assertStorableFields(fields);
           parsed = parseFields(uploadFields, fields);
           if (!upload) throw badRequest('The audio file is required', { field: 'audio' });
         } catch (err) {

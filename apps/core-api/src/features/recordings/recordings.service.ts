@@ -20,6 +20,21 @@ export type StoredUpload = { stored: true; key: string; media: DetectedMedia; si
 
 export const PROCESS_JOB = 'recording.process';
 
+/** Spec 000 Limits: voice at most 30 minutes. */
+export const MAX_VOICE_SECONDS = 30 * 60;
+export const VOICE_TOO_LONG = 'A recording may be at most 30 minutes long (spec 000 Limits: voice at most 30 minutes)';
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 100) / 100} MB`;
+/** The 413 message for a file over the stored-file limit (MAX_STORED_FILE_BYTES, spec 000: 50 MB). */
+export const fileTooLargeMessage = (limitBytes: number) => `A stored file may be at most ${megabytes(limitBytes)} (${limitBytes} bytes)`;
+
+/** 400 naming the 30-minute voice limit when the client's duration is over it (seconds, as sent). */
+export function assertVoiceLength(durationSeconds: number | undefined | null, field = 'duration'): void {
+  if (durationSeconds !== undefined && durationSeconds !== null && durationSeconds > MAX_VOICE_SECONDS) {
+    throw badRequest(`${field}: ${VOICE_TOO_LONG}`, { field });
+  }
+}
+
 export interface RecordingRow {
   id: string;
   userId: string;
@@ -70,6 +85,8 @@ export interface RecordingsServiceDeps {
   jobs: JobQueue;
   /** Prefix of audio_url, e.g. https://api.example (empty: a path on this service). */
   publicBaseUrl: string;
+  /** MAX_STORED_FILE_BYTES (spec 000 Limits: 50 MB). */
+  maxStoredFileBytes: number;
 }
 
 export function createRecordingsService(deps: RecordingsServiceDeps) {
@@ -138,6 +155,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     assertOwnCampaign,
     assertVoiceMinutes,
     insertStored,
+    maxStoredFileBytes: deps.maxStoredFileBytes,
     audioUrlOf,
 
     /**
@@ -191,6 +209,11 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
         await storage.delete(key).catch(() => undefined);
         throw new AppError('payload_too_large', MULTIPART_TOO_LARGE);
       }
+      if (size > deps.maxStoredFileBytes) {
+        // Only reachable when MAX_STORED_FILE_BYTES is set below the multipart route's 8 MB.
+        await storage.delete(key).catch(() => undefined);
+        throw new AppError('payload_too_large', fileTooLargeMessage(deps.maxStoredFileBytes));
+      }
       return { stored: true, key, media, size };
     },
 
@@ -202,6 +225,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     /** POST /api/recordings, second half: checks that need the text fields, then the row (or the upload_failed row and 503). */
     async finishUpload(userId: string, upload: StoredUpload, fields: NewRecordingFields) {
       try {
+        assertVoiceLength(fields.duration);
         await assertOwnCampaign(userId, fields.campaignId);
         await assertVoiceMinutes(userId, fields.duration);
       } catch (err) {

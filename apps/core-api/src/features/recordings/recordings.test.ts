@@ -1,6 +1,8 @@
 // POST/GET/DELETE /api/recordings, media streaming and the processing job, against real PostgreSQL, real
 // local storage and real ffmpeg-made media.
-import { ProviderError, type ObjectStorage } from '@story/providers';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createDeepgramSpeechToText, createMemoryUsageRecorder, createSpeechRecognition, ffmpegPath, ProviderError, type ObjectStorage } from '@story/providers';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { buildTestAppWithProviders, fakeSpeech, makeTone, multipart, type Part } from '../../test/conversations-factories';
 import { createRecordingWorker } from '../../workers/recording-jobs.worker';
@@ -110,7 +112,7 @@ describe('recordings', () => {
 
   it('passes video through with media_type video', async () => {
     const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({
-      stdout: execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=5:duration=1', '-f', 'lavfi', '-i', 'sine=duration=1', '-shortest', '-c:v', 'mpeg4', '-c:a', 'aac', '-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov', 'pipe:1'], { maxBuffer: 32 * 1024 * 1024 }),
+      stdout: execFileSync(ffmpegPath(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=5:duration=1', '-f', 'lavfi', '-i', 'sine=duration=1', '-shortest', '-c:v', 'mpeg4', '-c:a', 'aac', '-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov', 'pipe:1'], { maxBuffer: 32 * 1024 * 1024 }),
     }));
     const res = await upload(t, user, [{ name: 'audio', value: stdout, filename: 'clip.mp4', contentType: 'video/mp4' }]);
     expect(res.statusCode).toBe(201);
@@ -174,7 +176,10 @@ describe('recordings', () => {
   });
 
   it('enforces the tier voice minutes with a 403 naming the limit and the tier that lifts it', async () => {
-    const res = await upload(t, user, [{ name: 'duration', value: String(31 * 60) }, { name: 'audio', value: wav, filename: 'long.wav', contentType: 'audio/wav' }]);
+    // Each recording is within the 30-minute voice limit; together they pass the free plan's 30 minutes.
+    const first = await upload(t, user, [{ name: 'duration', value: String(20 * 60) }, { name: 'audio', value: wav, filename: 'long.wav', contentType: 'audio/wav' }]);
+    expect(first.statusCode).toBe(201);
+    const res = await upload(t, user, [{ name: 'duration', value: String(20 * 60) }, { name: 'audio', value: wav, filename: 'long.wav', contentType: 'audio/wav' }]);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toMatch(/free plan allows 30 voice minutes.*starter plan allows 180/);
   });
@@ -261,6 +266,101 @@ describe('recordings: storage failures', () => {
       expect(row!['transcript_status']).toBe('failed');
       expect(row!['transcript_error']).toMatch(/stopped/);
       expect(await t.database.sql`select status from jobs where dedupe_key = ${`recording:${id}`}`).toEqual([{ status: 'dead' }]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+// Spec 000 Limits (voice at most 30 minutes) and issue 11 point 10 (transcription streams, per-provider caps).
+describe('recordings: limits and streaming transcription', () => {
+  const VOICE_LIMIT = 'A recording may be at most 30 minutes long (spec 000 Limits: voice at most 30 minutes)';
+
+  /** 30 minutes and 5 seconds of quiet speech-band noise as 8 kbit/s MP3 (about 1.8 MB): long, yet small. */
+  async function longMp3(): Promise<Buffer> {
+    const { stdout } = await promisify(execFile)(
+      ffmpegPath(),
+      ['-v', 'error', '-f', 'lavfi', '-i', 'anoisesrc=r=8000:a=0.05:d=1805', '-ac', '1', '-c:a', 'libmp3lame', '-b:a', '8k', '-f', 'mp3', 'pipe:1'],
+      { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+    );
+    return stdout as Buffer;
+  }
+
+  it('the multipart route refuses a duration over 30 minutes with 400 naming the limit, keeping nothing', async () => {
+    let storage!: ObjectStorage;
+    const t = await buildTestAppWithProviders((base) => ((storage = base.storage), {}));
+    try {
+      const user = await signUp(t.app);
+      const res = await upload(t, user, [
+        { name: 'audio', value: await makeTone(1), filename: 'a.wav', contentType: 'audio/wav' },
+        { name: 'duration', value: String(30 * 60 + 1) },
+      ]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: `duration: ${VOICE_LIMIT}` });
+      expect(await count(t)).toBe(0);
+      expect(await storedObjects(storage, user.userId)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the worker marks a recording probed over 30 minutes failed with the limit and does not transcribe it', async () => {
+    let storage!: ObjectStorage;
+    const speech = fakeSpeech();
+    const t = await buildTestAppWithProviders((base) => ((storage = base.storage), { speech }));
+    try {
+      const user = await signUp(t.app);
+      // The client says one minute; the probe finds more than thirty.
+      const res = await upload(t, user, [{ name: 'duration', value: '60' }, { name: 'audio', value: await longMp3(), filename: 'long.mp3', contentType: 'audio/mpeg' }]);
+      expect(res.statusCode).toBe(201);
+      const id = res.json().recording.id;
+      await createRecordingWorker({ sql: t.database.sql, jobs: createJobQueue(t.database.sql, 'core'), storage, speech }).runOnce();
+      const [row] = await t.database.sql`select transcript_status, transcript_error, transcript from recordings where id = ${id}`;
+      expect(row).toEqual({ transcript_status: 'failed', transcript_error: VOICE_LIMIT, transcript: null });
+      expect(speech.calls).toHaveLength(0);
+      const [job] = await t.database.sql`select status from jobs where dedupe_key = ${`recording:${id}`}`;
+      expect(job!['status']).toBe('succeeded');
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it('the worker hands speech-to-text a file to stream (a path and its size), never a Buffer', async () => {
+    let storage!: ObjectStorage;
+    const speech = fakeSpeech();
+    const t = await buildTestAppWithProviders((base) => ((storage = base.storage), { speech }));
+    try {
+      const user = await signUp(t.app);
+      const tone = await makeTone(2, 'mp3');
+      const id = (await upload(t, user, [{ name: 'audio', value: tone, filename: 'a.mp3', contentType: 'audio/mpeg' }])).json().recording.id;
+      await createRecordingWorker({ sql: t.database.sql, jobs: createJobQueue(t.database.sql, 'core'), storage, speech }).runOnce();
+      expect(speech.calls).toHaveLength(1);
+      const [call] = speech.calls;
+      expect(call).toMatchObject({ buffer: false, bytes: tone.length, streamed: tone.length, path: expect.stringMatching(/rec-job-[^/]+\/media$/) });
+      const [row] = await t.database.sql`select transcript_status from recordings where id = ${id}`;
+      expect(row!['transcript_status']).toBe('done');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("media over the provider's size cap fails at once with a transcript_error naming the cap, nothing sent", async () => {
+    let storage!: ObjectStorage;
+    // A real adapter with a small cap, pointed at a port nothing listens on: a request would fail differently.
+    const deepgram = createDeepgramSpeechToText({ apiKey: 'dg-test', baseUrl: 'http://127.0.0.1:9', maxBytes: 4096, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
+    const usage = createMemoryUsageRecorder();
+    const speech = createSpeechRecognition({ fallback: deepgram, usage });
+    const t = await buildTestAppWithProviders((base) => ((storage = base.storage), { speech }));
+    try {
+      const user = await signUp(t.app);
+      const wav = await makeTone(1);
+      expect(wav.length).toBeGreaterThan(4096);
+      const id = (await upload(t, user, [{ name: 'audio', value: wav, filename: 'a.wav', contentType: 'audio/wav' }])).json().recording.id;
+      await createRecordingWorker({ sql: t.database.sql, jobs: createJobQueue(t.database.sql, 'core'), storage, speech }).runOnce();
+      const [row] = await t.database.sql`select transcript_status, transcript_error from recordings where id = ${id}`;
+      expect(row!['transcript_status']).toBe('failed');
+      expect(row!['transcript_error']).toBe(`The recording is ${wav.length} bytes, more than the 4096 bytes deepgram accepts for transcription`);
+      expect(usage.entries).toEqual([expect.objectContaining({ provider: 'deepgram', success: false, errorCode: 'rejected_input' })]);
     } finally {
       await t.close();
     }

@@ -3,7 +3,7 @@
 // The multipart plugin's own limits (registered in this area's scope) cap the file at 8 MB.
 import type { FastifyRequest } from 'fastify';
 import { fromBuffer } from 'file-type';
-import { AppError, badRequest } from '@story/http';
+import { AppError, assertStorableFields, badRequest } from '@story/http';
 
 /** Spec 000 Limits: the multipart route takes files at or below 8 MB; larger go direct. */
 export const MULTIPART_FILE_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -58,6 +58,7 @@ export async function readMultipartAudio(req: FastifyRequest, fileField = 'audio
     }
     throw err;
   }
+  assertStorableFields(fields);
   return { file, fields };
 }
 

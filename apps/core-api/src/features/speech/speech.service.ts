@@ -2,6 +2,7 @@
 // provider calls through the ports of libs/providers, failures as AppErrors in our words.
 import { AppError, badRequest, notFound } from '@story/http';
 import {
+  mediaFromBuffer,
   ProviderError,
   TEXT_TO_SPEECH_PROVIDERS,
   type SpeechRecognition,
@@ -97,7 +98,8 @@ export function createSpeechService({ speech, tts }: { speech: SpeechRecognition
       }
       const started = performance.now();
       try {
-        const result = await speech.transcribe(input.audio.buffer, {
+        // At most 8 MB (the multipart limit), already in memory: handed on as a re-readable source.
+        const result = await speech.transcribe(mediaFromBuffer(input.audio.buffer), {
           mimeType: input.audio.mimeType,
           language: input.language,
           prompt: input.prompt,

@@ -54,6 +54,8 @@ describe('POST /api/transcribe with a configured recogniser', () => {
     expect(speech.calls).toEqual([
       {
         bytes: wav.length,
+        streamed: wav.length,
+        buffer: false,
         options: { mimeType: 'audio/wav', language: 'en-US', prompt: 'Mill Street, Aunt Edna', provider: 'stt_primary', userId: user.userId, feature: 'transcribe' },
       },
     ]);

@@ -16,6 +16,7 @@ import {
   shareView,
   storyList,
   storyParams,
+  storyLinks,
   storyView,
   typographyBody,
   typographySchema,
@@ -58,7 +59,11 @@ export const storiesRoutes =
           response: { 201: storyView, ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 409, 413, 415, 429] as const) },
         },
       },
-      async (req, reply) => reply.status(201).send(await stories.create(callerOf(req).userId, req.body)),
+      async (req, reply) => {
+        const { title, campaignId, type, content, metadata } = req.body;
+        const links = storyLinks(req.body);
+        return reply.status(201).send(await stories.create(callerOf(req).userId, { title, campaignId, type, content, metadata, ...links, bookId: links.bookId ?? undefined }));
+      },
     );
 
     app.get(
@@ -89,7 +94,10 @@ export const storiesRoutes =
           response: { 200: storyView, ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 409, 413, 415, 429] as const) },
         },
       },
-      async (req) => stories.update(callerOf(req).userId, req.params.storyId, req.body),
+      async (req) => {
+        const { title, type, content, metadata } = req.body;
+        return stories.update(callerOf(req).userId, req.params.storyId, { title, type, content, metadata, ...storyLinks(req.body) });
+      },
     );
 
     app.delete(

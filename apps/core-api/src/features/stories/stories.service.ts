@@ -20,10 +20,10 @@ export interface StoryView {
   type: string;
   content: string;
   metadata: Record<string, unknown>;
-  bookId: string | null;
-  aiEnhanced: boolean;
-  sourceRecordingIds: string[];
-  sourceConversationIds: string[];
+  book_id: string | null;
+  ai_enhanced: boolean;
+  source_recording_ids: string[];
+  source_conversation_ids: string[];
   wordCount: number;
   /** text or voice for campaign responses; null for stories made through this API. */
   responseType: string | null;
@@ -65,10 +65,10 @@ export function toStoryView(row: StoryRow): StoryView {
     type: row.type,
     content: row.content ?? row.response_text ?? '',
     metadata,
-    bookId: row.book_id,
-    aiEnhanced: row.ai_enhanced,
-    sourceRecordingIds: row.source_recording_ids ?? [],
-    sourceConversationIds: row.source_conversation_ids ?? [],
+    book_id: row.book_id,
+    ai_enhanced: row.ai_enhanced,
+    source_recording_ids: row.source_recording_ids ?? [],
+    source_conversation_ids: row.source_conversation_ids ?? [],
     wordCount: row.word_count,
     responseType: row.response_type,
     ...(row.provenance ? { provenance: row.provenance } : {}),
@@ -186,11 +186,11 @@ export function createStoriesService({ sql, access, publicBaseUrl }: { sql: Sql;
   async function assertSources(tx: Tx, ownerId: string, recordingIds: string[] | undefined, conversationIds: string[] | undefined) {
     if (recordingIds?.length) {
       const found = await tx`select id from recordings where id = any(${recordingIds}::uuid[]) and user_id = ${ownerId}`;
-      if (found.length !== new Set(recordingIds).size) throw notFound('Recording', { field: 'sourceRecordingIds' });
+      if (found.length !== new Set(recordingIds).size) throw notFound('Recording', { field: 'source_recording_ids' });
     }
     if (conversationIds?.length) {
       const found = await tx`select id from conversations where id = any(${conversationIds}::uuid[]) and user_id = ${ownerId}`;
-      if (found.length !== new Set(conversationIds).size) throw notFound('Conversation', { field: 'sourceConversationIds' });
+      if (found.length !== new Set(conversationIds).size) throw notFound('Conversation', { field: 'source_conversation_ids' });
     }
   }
 
@@ -227,9 +227,9 @@ export function createStoriesService({ sql, access, publicBaseUrl }: { sql: Sql;
                                   'id', s.id, 'userId', s.user_id,
                                   'authorId', case when jsonb_typeof(s.metadata->'authorId') = 'string' then s.metadata->>'authorId' else s.user_id::text end,
                                   'campaignId', s.campaign_id, 'title', coalesce(s.title, s.prompt, ''), 'type', s.type,
-                                  'content', coalesce(s.content, s.response_text, ''), 'metadata', s.metadata, 'bookId', s.book_id,
-                                  'aiEnhanced', s.ai_enhanced, 'sourceRecordingIds', s.source_recording_ids,
-                                  'sourceConversationIds', s.source_conversation_ids, 'wordCount', s.word_count,
+                                  'content', coalesce(s.content, s.response_text, ''), 'metadata', s.metadata, 'book_id', s.book_id,
+                                  'ai_enhanced', s.ai_enhanced, 'source_recording_ids', s.source_recording_ids,
+                                  'source_conversation_ids', s.source_conversation_ids, 'wordCount', s.word_count,
                                   'responseType', s.response_type, 'createdAt', to_char(s.created_at, ${ISO_UTC}),
                                   'updatedAt', to_char(s.updated_at, ${ISO_UTC})
                                 ) as obj
@@ -266,9 +266,9 @@ export function createStoriesService({ sql, access, publicBaseUrl }: { sql: Sql;
         const id = created.id;
         if (input.bookId) {
           const book = await lockBookForChange(tx, access, callerId, input.bookId).catch((err: unknown) => {
-            throw err instanceof AppError && err.kind === 'not_found' ? notFound('Book', { field: 'bookId' }) : err;
+            throw err instanceof AppError && err.kind === 'not_found' ? notFound('Book', { field: 'book_id' }) : err;
           });
-          await appendChapters(tx, access, callerId, book, [id], 'bookId');
+          await appendChapters(tx, access, callerId, book, [id], 'book_id');
         }
         return toStoryView(await loadRow(tx, id));
       });
@@ -302,9 +302,9 @@ export function createStoriesService({ sql, access, publicBaseUrl }: { sql: Sql;
           if (row.book_id) await removeChapter(tx, await lockBookForChange(tx, access, callerId, row.book_id), id);
           if (input.bookId) {
             const book = await lockBookForChange(tx, access, callerId, input.bookId).catch((err: unknown) => {
-              throw err instanceof AppError && err.kind === 'not_found' ? notFound('Book', { field: 'bookId' }) : err;
+              throw err instanceof AppError && err.kind === 'not_found' ? notFound('Book', { field: 'book_id' }) : err;
             });
-            await appendChapters(tx, access, callerId, book, [id], 'bookId');
+            await appendChapters(tx, access, callerId, book, [id], 'book_id');
           }
         } else if (row.book_id && (input.title !== undefined || next !== null)) {
           // The book mirrors chapter titles and word counts.

@@ -28,7 +28,7 @@ describe('POST /api/stories', () => {
     expect(story.content).toBe('<p>We <strong>drove</strong> to <strong>Maine</strong> and <em>swam</em>.</p><ul><li>Rose</li><li>Joe</li></ul>Big<p>Line<br />two</p>');
     expect(story.content).not.toMatch(/script|alert|onclick|style|href|img/);
     expect(story.wordCount).toBe(10);
-    expect(story).toMatchObject({ userId: alice.userId, authorId: alice.userId, type: 'story', campaignId: null, bookId: null, aiEnhanced: false });
+    expect(story).toMatchObject({ userId: alice.userId, authorId: alice.userId, type: 'story', campaignId: null, book_id: null, ai_enhanced: false });
     expect(story.metadata).toEqual({ mood: 'happy', authorId: alice.userId });
 
     const listed = (await t.app.inject({ method: 'GET', url: '/api/stories', headers: alice.headers })).json();
@@ -140,10 +140,10 @@ describe('GET/PUT/DELETE /api/stories/[id]', () => {
       method: 'PUT',
       url: `/api/stories/${created.id}`,
       headers: dan.headers,
-      payload: { title: 'Final', content: '<p>one <em>two</em> three<script>x()</script></p>', metadata: { authorId: eve.userId, tag: 'a' }, aiEnhanced: true },
+      payload: { title: 'Final', content: '<p>one <em>two</em> three<script>x()</script></p>', metadata: { authorId: eve.userId, tag: 'a' }, ai_enhanced: true },
     });
     expect(put.statusCode).toBe(200);
-    expect(put.json()).toMatchObject({ title: 'Final', content: '<p>one <em>two</em> three</p>', wordCount: 3, aiEnhanced: true, authorId: dan.userId, metadata: { tag: 'a', authorId: dan.userId } });
+    expect(put.json()).toMatchObject({ title: 'Final', content: '<p>one <em>two</em> three</p>', wordCount: 3, ai_enhanced: true, authorId: dan.userId, metadata: { tag: 'a', authorId: dan.userId } });
 
     const got = await t.app.inject({ method: 'GET', url: `/api/stories/${created.id}`, headers: dan.headers });
     expect(got.json().title).toBe('Final');
@@ -168,28 +168,68 @@ describe('GET/PUT/DELETE /api/stories/[id]', () => {
     const mkBook = async (title: string) =>
       (await t.app.inject({ method: 'POST', url: '/api/books', headers: fay.headers, payload: { title, author_name: 'Fay', trim_size: '6x9' } })).json().book.id as string;
     const [b1, b2] = [await mkBook('One'), await mkBook('Two')];
-    const s = (await post(fay, { title: 'Chapter A', content: '<p>a b c</p>', bookId: b1 })).json();
-    expect(s.bookId).toBe(b1);
+    const s = (await post(fay, { title: 'Chapter A', content: '<p>a b c</p>', book_id: b1 })).json();
+    expect(s.book_id).toBe(b1);
     let book = (await t.app.inject({ method: 'GET', url: `/api/books/${b1}`, headers: fay.headers })).json().book;
     expect(book.chapters).toEqual([{ id: s.id, chapter_number: 1, title: 'Chapter A', word_count: 3, status: 'completed' }]);
     expect(book.word_count).toBe(3);
 
-    const moved = await t.app.inject({ method: 'PUT', url: `/api/stories/${s.id}`, headers: fay.headers, payload: { bookId: b2, title: 'Chapter A2' } });
+    const moved = await t.app.inject({ method: 'PUT', url: `/api/stories/${s.id}`, headers: fay.headers, payload: { book_id: b2, title: 'Chapter A2' } });
     expect(moved.statusCode).toBe(200);
-    expect(moved.json().bookId).toBe(b2);
+    expect(moved.json().book_id).toBe(b2);
     book = (await t.app.inject({ method: 'GET', url: `/api/books/${b1}`, headers: fay.headers })).json().book;
     expect(book).toMatchObject({ chapters: [], story_ids: [], word_count: 0 });
     book = (await t.app.inject({ method: 'GET', url: `/api/books/${b2}`, headers: fay.headers })).json().book;
     expect(book.chapters.map((c: { title: string }) => c.title)).toEqual(['Chapter A2']);
 
-    const detached = await t.app.inject({ method: 'PUT', url: `/api/stories/${s.id}`, headers: fay.headers, payload: { bookId: null } });
-    expect(detached.json().bookId).toBeNull();
+    const detached = await t.app.inject({ method: 'PUT', url: `/api/stories/${s.id}`, headers: fay.headers, payload: { book_id: null } });
+    expect(detached.json().book_id).toBeNull();
     expect(await t.database.sql`select 1 from book_chapters where story_id = ${s.id}`).toHaveLength(0);
 
     const stranger = await signUp(t.app);
-    const foreign = await post(stranger, { title: 'x', bookId: b1 });
+    const foreign = await post(stranger, { title: 'x', book_id: b1 });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error).toContain('Book');
     expect(await t.database.sql`select 1 from stories where user_id = ${stranger.userId}`).toHaveLength(0);
+  });
+});
+
+describe('field names of spec 000 (CONTRACTS §8)', () => {
+  it('takes book_id, ai_enhanced, source_recording_ids and source_conversation_ids in create and update bodies and answers with them', async () => {
+    const gil = await signUp(t.app);
+    const book = (await t.app.inject({ method: 'POST', url: '/api/books', headers: gil.headers, payload: { title: 'B', author_name: 'Gil', trim_size: '6x9' } })).json().book.id as string;
+    const [rec] = await t.database.sql`insert into recordings (user_id, storage_key) values (${gil.userId}, 'k/spec-names') returning id`;
+    const [conv] = await t.database.sql`insert into conversations (user_id) values (${gil.userId}) returning id`;
+    const res = await post(gil, { title: 'Named', book_id: book, ai_enhanced: true, source_recording_ids: [rec!['id']], source_conversation_ids: [conv!['id']] });
+    expect(res.statusCode).toBe(201);
+    const story = res.json();
+    expect(story).toMatchObject({ book_id: book, ai_enhanced: true, source_recording_ids: [rec!['id']], source_conversation_ids: [conv!['id']] });
+    for (const renamed of ['bookId', 'aiEnhanced', 'sourceRecordingIds', 'sourceConversationIds']) expect(story).not.toHaveProperty(renamed);
+    const [row] = await t.database.sql`select book_id, ai_enhanced, source_recording_ids, source_conversation_ids from stories where id = ${story.id}`;
+    expect(row).toEqual({ book_id: book, ai_enhanced: true, source_recording_ids: [rec!['id']], source_conversation_ids: [conv!['id']] });
+    // The list (built in PostgreSQL) and the single read carry the same names.
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/stories', headers: gil.headers })).json().stories[0];
+    expect(listed).toEqual(story);
+
+    const put = await t.app.inject({ method: 'PUT', url: `/api/stories/${story.id}`, headers: gil.headers, payload: { book_id: null, ai_enhanced: false, source_conversation_ids: [] } });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({ book_id: null, ai_enhanced: false, source_recording_ids: [rec!['id']], source_conversation_ids: [] });
+    const [after] = await t.database.sql`select book_id, ai_enhanced, source_conversation_ids from stories where id = ${story.id}`;
+    expect(after).toEqual({ book_id: null, ai_enhanced: false, source_conversation_ids: [] });
+
+    // The old camelCase spelling is still read (deprecated); both spellings of one field is a 400 naming
+    // the spec's name, and nothing is written.
+    const legacy = await post(gil, { title: 'Legacy', aiEnhanced: true });
+    expect(legacy.statusCode).toBe(201);
+    expect(legacy.json()).toMatchObject({ ai_enhanced: true });
+    const both = await post(gil, { title: 'Twice', ai_enhanced: true, aiEnhanced: false });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().error).toContain('ai_enhanced');
+    expect(await t.database.sql`select 1 from stories where title = 'Twice'`).toHaveLength(0);
+    // Another owner's recording is refused naming the spec's field.
+    const other = await signUp(t.app);
+    const foreign = await post(other, { title: 'Foreign', source_recording_ids: [rec!['id']] });
+    expect(foreign.statusCode).toBe(404);
+    expect(await t.database.sql`select 1 from stories where user_id = ${other.userId}`).toHaveLength(0);
   });
 });

@@ -1,6 +1,6 @@
 // Typography and header-footer settings of a story, as the PDF export lays them out. The font list is
-// what pdfkit renders without embedding anything: its three standard families. The familiar names map
-// onto the metric-compatible standard face, so what a user picks is what the printed page shows.
+// three families (serif, sans, monospaced), drawn with the Unicode fonts of @story/pdf; the familiar
+// names map onto the family of the same kind.
 import { z } from 'zod';
 
 export const FONT_FAMILIES = {

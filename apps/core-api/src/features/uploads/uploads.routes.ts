@@ -3,9 +3,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { recordingView, toRecordingView } from '../recordings/recordings.schemas';
-import { DIRECT_MAX_BYTES, MULTIPART_MAX_BYTES, type UploadsService } from './uploads.service';
+import { MULTIPART_MAX_BYTES, type UploadsService } from './uploads.service';
 
 const tags = ['uploads'];
 const security = [{ bearerAuth: [] }];
@@ -13,7 +13,8 @@ const security = [{ bearerAuth: [] }];
 const presignBody = z.object({
   fileName: z.string().trim().min(1).max(255),
   contentType: z.string().trim().min(3).max(200),
-  size: z.number().int().min(1).max(DIRECT_MAX_BYTES),
+  // No schema maximum: over MAX_STORED_FILE_BYTES is a 413 naming the limit, from the service.
+  size: z.number().int().min(1),
   campaignId: z.uuid().optional(),
 });
 
@@ -61,7 +62,7 @@ export const uploadsRoutes =
           response: {
             200: z.object({ recording: recordingView }),
             201: z.object({ recording: recordingView }),
-            ...errorResponses(coreErrorSchema, [400, 401, 403, 409, 429, 502] as const),
+            ...errorResponses(coreErrorSchema, [400, 401, 403, 409, 413, 429, 502] as const),
           },
         },
       },
@@ -74,7 +75,7 @@ export const uploadsRoutes =
 
 /** PUT /api/uploads/direct/<key>: public (the ticket in X-Upload-Ticket is the credential). */
 export const directUploadRoutes =
-  ({ uploads }: { uploads: UploadsService }): FastifyPluginAsyncZod =>
+  ({ uploads, maxStoredFileBytes }: { uploads: UploadsService; maxStoredFileBytes: number }): FastifyPluginAsyncZod =>
   async (app) => {
     // Any body type: the bytes are passed through as a stream, never parsed or buffered.
     app.removeAllContentTypeParsers();
@@ -83,7 +84,8 @@ export const directUploadRoutes =
     app.put(
       '/*',
       {
-        bodyLimit: DIRECT_MAX_BYTES,
+        // The service counts the bytes against the ticket and the stored-file limit and answers 413 naming it.
+        bodyLimit: maxStoredFileBytes + 1,
         schema: {
           operationId: 'directUpload',
           summary: 'Local storage only: receive the bytes of a presigned direct upload',
@@ -96,8 +98,11 @@ export const directUploadRoutes =
         },
       },
       async (req) => {
-        const key = decodeURIComponent((req.params as { '*': string })['*']);
+        // The router has already percent-decoded the key once; decoding again broke on `%25` (URIError).
+        const key = (req.params as { '*': string })['*'];
         const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+        // No body (no Content-Type, Content-Length 0, or neither a length nor chunked framing): nothing is written.
+        if (!req.body || length === 0 || (length === undefined && !req.headers['transfer-encoding'])) throw badRequest('The upload has no body: send the file bytes', { field: 'body' });
         return uploads.receiveDirect(req.headers['x-upload-ticket'] as string | undefined, key, req.body as NodeJS.ReadableStream as never, length);
       },
     );

@@ -7,13 +7,11 @@ import { Transform } from 'node:stream';
 import type { Sql } from 'postgres';
 import { AppError, badRequest, conflict } from '@story/http';
 import { isStorageNotConfigured, newObjectKey, type ObjectStorage } from '@story/providers';
-import type { RecordingsService } from '../recordings/recordings.service';
+import { assertVoiceLength, fileTooLargeMessage, type RecordingsService } from '../recordings/recordings.service';
 import type { TicketSigner } from './upload-ticket';
 
 /** At or below this the multipart route takes the file; above it, direct upload (spec 000 Limits). */
 export { MULTIPART_MAX_BYTES } from '../recordings/recordings.service';
-/** Phone video runs long; a direct upload may be up to 2 GiB (the multipart limit is what the spec fixes). */
-export const DIRECT_MAX_BYTES = 2 * 1024 ** 3;
 export const TICKET_TTL_SECONDS = 60 * 60;
 
 const EXTENSIONS: Record<string, string> = {
@@ -43,6 +41,8 @@ export interface RegisterInput {
 
 export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; tickets: TicketSigner; recordings: RecordingsService }) {
   const { storage, tickets, recordings } = deps;
+  const maxBytes = recordings.maxStoredFileBytes;
+  const tooLarge = () => new AppError('payload_too_large', fileTooLargeMessage(maxBytes));
 
   function prefixOf(userId: string) {
     return `recordings/${userId}/`;
@@ -53,7 +53,7 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
       const type = bareType(input.contentType);
       const ext = EXTENSIONS[type] ?? (type.startsWith('video/') ? 'bin' : undefined);
       if (!ext) throw badRequest('contentType must be an audio (webm, mp3, wav, m4a, ogg) or video type', { field: 'contentType' });
-      if (input.size > DIRECT_MAX_BYTES) throw new AppError('payload_too_large', `A recording may be at most ${DIRECT_MAX_BYTES} bytes`);
+      if (input.size > maxBytes) throw tooLarge();
       await recordings.assertOwnCampaign(userId, input.campaignId);
       const key = newObjectKey(`recordings/${userId}`, ext);
       const exp = Math.floor(Date.now() / 1000) + TICKET_TTL_SECONDS;
@@ -74,13 +74,16 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
       if (!ticketToken) throw new AppError('forbidden', 'The upload ticket is missing', { code: 'invalid_ticket' });
       const ticket = tickets.verify(ticketToken);
       if (ticket.key !== key) throw new AppError('forbidden', 'This ticket is for another object key', { code: 'invalid_ticket' });
+      // A ticket issued under a higher limit (the setting was lowered since) still may not store more.
+      if (declaredLength !== undefined && declaredLength > maxBytes) throw tooLarge();
       if (declaredLength !== undefined && declaredLength > ticket.size) throw new AppError('payload_too_large', 'The upload is larger than its ticket allows');
+      const allowed = Math.min(ticket.size, maxBytes);
       let seen = 0;
       // Count as the bytes pass: more than the ticket allows stops the write and nothing is kept.
       const limiter = new Transform({
         transform(chunk: Buffer, _enc, done) {
           seen += chunk.length;
-          if (seen > ticket.size) return done(new AppError('payload_too_large', 'The upload is larger than its ticket allows'));
+          if (seen > allowed) return done(seen > maxBytes ? tooLarge() : new AppError('payload_too_large', 'The upload is larger than its ticket allows'));
           done(null, chunk);
         },
       });
@@ -89,6 +92,7 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
         const stored = await storage.put(key, body.pipe(limiter), { contentType: ticket.contentType });
         return { key, size: stored.size };
       } catch (err) {
+        if (seen > maxBytes) throw tooLarge();
         if (seen > ticket.size) throw new AppError('payload_too_large', 'The upload is larger than its ticket allows');
         if (isStorageNotConfigured(err)) throw new AppError('unavailable', 'Storage is not configured', { extra: { status: 'upload_failed' } });
         throw new AppError('bad_gateway', 'The upload could not be written to storage', { cause: err });
@@ -107,10 +111,24 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
       const [existing] = await deps.sql<{ id: string }[]>`select id from recordings where storage_key = ${input.key} and user_id = ${userId}`;
       if (existing) return { recording: await recordings.get(userId, existing.id), created: false };
 
+      // A recording over the voice limit is refused, and what was uploaded for it is not kept.
+      try {
+        assertVoiceLength(input.duration);
+      } catch (err) {
+        await storage.delete(input.key).catch(() => undefined);
+        throw err;
+      }
+
       const head = await storage.head(input.key).catch((err: unknown) => {
         throw new AppError('bad_gateway', 'Storage could not be asked about the upload', { cause: err });
       });
       if (!head.exists) throw conflict('Nothing was uploaded under this key', { code: 'upload_missing' });
+      // What storage really holds decides (an S3 presigned PUT does not bind the length): over the limit,
+      // the object is deleted and no row is written.
+      if (head.size > maxBytes) {
+        await storage.delete(input.key).catch(() => undefined);
+        throw tooLarge();
+      }
       if (head.size !== ticket.size) {
         throw conflict(`The uploaded object has ${head.size} bytes, the ticket says ${ticket.size}: the upload was cut short`, {
           code: 'size_mismatch',

@@ -1,7 +1,9 @@
 // Direct uploads: presign -> PUT to the local direct route -> register, and every way a ticket or an
 // upload can be wrong, against real PostgreSQL and real local storage.
+import type { ObjectStorage } from '@story/providers';
 import { createTicketSigner } from './upload-ticket';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
+import { buildTestAppWithProviders } from '../../test/conversations-factories';
 
 describe('direct uploads', () => {
   let t: TestContext;
@@ -106,5 +108,86 @@ describe('direct uploads', () => {
     const theirs = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a.wav', contentType: 'audio/wav', size: 10, campaignId: campaign.id } });
     expect(theirs.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'POST', url: '/api/uploads/presign', payload: { fileName: 'a.wav', contentType: 'audio/wav', size: 10 } })).statusCode).toBe(401);
+  });
+});
+
+// Spec 000 Limits: a stored file is at most 50 MB (MAX_STORED_FILE_BYTES), voice at most 30 minutes.
+describe('direct uploads: the stored-file and voice limits', () => {
+  const LIMIT = 30_000;
+  let t: TestContext;
+  let storage: ObjectStorage;
+  let user: SignedUp;
+  const wavOf = (size: number) => Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(size - 16, 7)]);
+
+  beforeAll(async () => {
+    t = await buildTestAppWithProviders((base) => ((storage = base.storage), {}), { MAX_STORED_FILE_BYTES: String(LIMIT) });
+    user = await signUp(t.app);
+  });
+  afterAll(() => t.close());
+
+  const rows = async () => Number((await t.database.sql`select count(*)::int as n from recordings`)[0]!['n']);
+  const signer = () => createTicketSigner(t.config.secrets.uploadTicketSecret);
+  /** A ticket the server signed for `size` bytes, as one issued before the limit was lowered would be. */
+  const ticketFor = (size: number) => {
+    const key = `recordings/${user.userId}/2026/11/${crypto.randomUUID()}.wav`;
+    return { key, ticket: signer().sign({ key, size, contentType: 'audio/wav', userId: user.userId, exp: Math.floor(Date.now() / 1000) + 600 }) };
+  };
+
+  it('presign refuses a file over 50 MB by default with 413 naming the limit', async () => {
+    const d = await buildTestApp();
+    try {
+      const u = await signUp(d.app);
+      const over = await d.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: u.headers, payload: { fileName: 'big.wav', contentType: 'audio/wav', size: 50 * 1024 * 1024 + 1 } });
+      expect(over.statusCode).toBe(413);
+      expect(over.json()).toEqual({ error: 'A stored file may be at most 50 MB (52428800 bytes)' });
+      const at = await d.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: u.headers, payload: { fileName: 'big.wav', contentType: 'audio/wav', size: 50 * 1024 * 1024 } });
+      expect(at.statusCode).toBe(200);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('presign follows MAX_STORED_FILE_BYTES: over it is 413 naming the limit, at it is allowed', async () => {
+    const over = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a.wav', contentType: 'audio/wav', size: LIMIT + 1 } });
+    expect(over.statusCode).toBe(413);
+    expect(over.json().error).toBe(`A stored file may be at most 0.03 MB (${LIMIT} bytes)`);
+    const at = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a.wav', contentType: 'audio/wav', size: LIMIT } });
+    expect(at.statusCode).toBe(200);
+  });
+
+  it('the direct PUT refuses a body over the limit with 413 naming it, even with a ticket for more, and stores nothing', async () => {
+    const { key, ticket } = ticketFor(LIMIT + 5000);
+    const res = await t.app.inject({ method: 'PUT', url: `/api/uploads/direct/${key}`, headers: { 'content-type': 'audio/wav', 'x-upload-ticket': ticket }, payload: wavOf(LIMIT + 5000) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toBe(`A stored file may be at most 0.03 MB (${LIMIT} bytes)`);
+    expect((await storage.head(key)).exists).toBe(false);
+  });
+
+  it('register refuses an object whose real size is over the limit: 413, the object deleted, no row', async () => {
+    const size = LIMIT + 1000;
+    const { key, ticket } = ticketFor(size);
+    await storage.put(key, wavOf(size), { contentType: 'audio/wav' });
+    const before = await rows();
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key, ticket } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: `A stored file may be at most 0.03 MB (${LIMIT} bytes)` });
+    expect((await storage.head(key)).exists).toBe(false);
+    expect(await rows()).toBe(before);
+  });
+
+  it('register refuses a duration over 30 minutes with 400 naming the voice limit: the object deleted, no row', async () => {
+    const { key, ticket } = ticketFor(20_000);
+    await storage.put(key, wavOf(20_000), { contentType: 'audio/wav' });
+    const before = await rows();
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key, ticket, duration: 30 * 60 + 1 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('duration: A recording may be at most 30 minutes long (spec 000 Limits: voice at most 30 minutes)');
+    expect((await storage.head(key)).exists).toBe(false);
+    expect(await rows()).toBe(before);
+    // Exactly 30 minutes is allowed.
+    const ok = ticketFor(20_000);
+    await storage.put(ok.key, wavOf(20_000), { contentType: 'audio/wav' });
+    const at = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { ...ok, duration: 30 * 60 } });
+    expect(at.statusCode).toBe(201);
   });
 });

@@ -33,7 +33,7 @@ it('creates the variant template and the running test (201), then refuses a seco
   expect(out).toMatchObject({
     success: true,
     message: expect.any(String),
-    ab_test: { name: 'Weekly digest vs Bold subject', base_template_id: baseId, test_percentage: 50, success_metric: 'open_rate', status: 'running' },
+    ab_test: { name: 'Weekly digest vs ab_base_v2', base_template_id: baseId, test_percentage: 50, success_metric: 'open_rate', status: 'running' },
     base_template: { id: baseId, name: 'ab_base' },
     variant_template: { name: 'ab_base_v2', display_name: 'Bold subject', subject_template: 'YOUR WEEK', html_template: '<p>WEEK</p>', text_template: 'WEEK', category: 'marketing', is_system: false, default_variables: { a: 1 }, trigger_events: [] },
   });
@@ -41,8 +41,9 @@ it('creates the variant template and the running test (201), then refuses a seco
   const days = (Date.parse(out.ab_test.end_date) - Date.parse(out.ab_test.start_date)) / 86_400_000;
   expect(days).toBe(7);
   expect(Math.abs(Date.parse(out.ab_test.start_date) - Date.now())).toBeLessThan(60_000);
-  const [row] = await t.database.sql`select status, test_duration_days, created_by from email_ab_tests where id = ${out.ab_test.id}`;
-  expect(row).toEqual({ status: 'running', test_duration_days: 7, created_by: admin.userId });
+  const [row] = await t.database.sql`select name, status, test_duration_days, created_by from email_ab_tests where id = ${out.ab_test.id}`;
+  // Spec 001: named from the base template's display name and the variant *name*.
+  expect(row).toEqual({ name: 'Weekly digest vs ab_base_v2', status: 'running', test_duration_days: 7, created_by: admin.userId });
   expect(await t.database.sql`select version from email_template_versions where template_id = ${out.variant_template.id}`).toEqual([{ version: 1 }]);
 
   const again = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: body({ variant_name: 'ab_base_v3' }) });

@@ -87,7 +87,8 @@ export function createAbTestsService({ db }: { db: Database }) {
           const [test] = await tx
             .insert(emailAbTests)
             .values({
-              name: `${base.displayName ?? base.name} vs ${variantDisplayName}`,
+              // Spec 001: the base template's display name and the variant's name (not its display name).
+              name: `${base.displayName ?? base.name} vs ${input.variant_name}`,
               baseTemplateId: base.id,
               variantTemplateId: variant!.id,
               testPercentage: input.test_percentage,

@@ -1,4 +1,4 @@
-// GET /api/:tool and /api/:tool/browse (paged lists), GET /api/:tool/:idOrShareCode (one item, view counted).
+// GET /api/:tool and /api/:tool/browse (paged lists), GET /api/:tool/:id (one item, by id or share code, view counted).
 // A session (X-Session-ID or ?sessionId) is optional and only adds the caller's own private items.
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -36,7 +36,7 @@ export const contentDetailSchema = browseItemSchema.extend({
   shareType: z.string(),
   expiresAt: z.string().nullable(),
   seoMetadata: z.object({ title: z.string(), description: z.string(), keywords: z.array(z.string()) }),
-  aiMetadata: z.object({ model: z.string().nullable(), tokensUsed: z.number().nullable(), processingTime: z.number().nullable(), confidenceScore: z.number().nullable() }),
+  aiMetadata: z.object({ model: z.string().nullable(), tokensUsed: z.number().nullable(), processingTime: z.number().nullable(), confidenceScore: z.number().nullable(), isAiGenerated: z.boolean() }),
   generationOptions: z.record(z.string(), z.unknown()),
 });
 
@@ -118,14 +118,14 @@ export const browseRoutes =
     }
 
     app.get(
-      '/api/:tool/:idOrShareCode',
+      '/api/:tool/:id',
       {
         onRequest,
         schema: {
           operationId: 'getToolContent',
           summary: 'One item by id (public or the caller’s own) or by share code (anyone with the link)',
           tags: ['browse'],
-          params: z.object({ tool: toolPathParam, idOrShareCode: z.string().min(1).max(100) }),
+          params: z.object({ tool: toolPathParam, id: z.string().min(1).max(100).describe('Content id or share code') }),
           querystring: z.object({ sessionId: z.string().max(100).optional() }),
           response: { 200: envelopeSchema(contentDetailSchema), ...toolsErrors([400, 401, 404] as const) },
         },
@@ -133,7 +133,7 @@ export const browseRoutes =
       async (req) => {
         const tool = parseTool(req.params.tool);
         const caller = toolsCallerOf(req);
-        return okEnvelope(req, await deps.browse.view(tool, req.params.idOrShareCode, caller));
+        return okEnvelope(req, await deps.browse.view(tool, req.params.id, caller));
       },
     );
   };

@@ -53,6 +53,7 @@ export interface ContentRow {
   share_type: string;
   share_expires_at: string | Date | null;
   ai_model: string | null;
+  is_ai_generated: boolean;
   ai_tokens_used: number | null;
   ai_confidence: string | number | null;
   generation_time_ms: number | null;
@@ -87,7 +88,7 @@ export interface ContentDetail extends BrowseItem {
   shareType: string;
   expiresAt: string | null;
   seoMetadata: { title: string; description: string; keywords: string[] };
-  aiMetadata: { model: string | null; tokensUsed: number | null; processingTime: number | null; confidenceScore: number | null };
+  aiMetadata: { model: string | null; tokensUsed: number | null; processingTime: number | null; confidenceScore: number | null; isAiGenerated: boolean };
   generationOptions: Record<string, unknown>;
 }
 
@@ -120,7 +121,7 @@ export function toDetail(tool: ToolRoute, r: ContentRow, caller: Pick<ToolsCalle
     shareType: r.share_type,
     expiresAt: toIso(r.expires_at),
     seoMetadata: { title: r.seo_title ?? '', description: r.seo_description ?? '', keywords: r.keywords ?? [] },
-    aiMetadata: { model: r.ai_model, tokensUsed: r.ai_tokens_used, processingTime: r.generation_time_ms, confidenceScore: r.ai_confidence === null ? null : Number(r.ai_confidence) },
+    aiMetadata: { model: r.ai_model, tokensUsed: r.ai_tokens_used, processingTime: r.generation_time_ms, confidenceScore: r.ai_confidence === null ? null : Number(r.ai_confidence), isAiGenerated: r.is_ai_generated },
     generationOptions: r.generation_options ?? {},
   };
 }
@@ -137,7 +138,7 @@ export function createBrowseService({ sql }: { sql: postgres.Sql }) {
     (select count(*)::int from tools_responses r where r.tool = ${tool} and r.prompt_id = t.id and r.deleted_at is null) as response_count,
     case when t.rating_count > 0 then round(t.rating_sum::numeric / t.rating_count, 2)::float8 else 0 end as average_rating,
     t.created_at, t.updated_at, t.is_public, t.is_featured, t.is_reviewed, t.category, t.session_id, t.user_id, t.expires_at,
-    t.share_type, t.share_expires_at, t.ai_model, t.ai_tokens_used, t.ai_confidence, t.generation_time_ms, t.generation_options, t.metadata`;
+    t.share_type, t.share_expires_at, t.ai_model, t.is_ai_generated, t.ai_tokens_used, t.ai_confidence, t.generation_time_ms, t.generation_options, t.metadata`;
 
   /** Rows that exist for anyone: not soft-deleted, not expired. */
   const alive = sql`t.deleted_at is null and (t.expires_at is null or t.expires_at > now())`;

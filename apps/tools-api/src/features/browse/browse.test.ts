@@ -69,7 +69,7 @@ describe('browse', () => {
     }
     expect((await get('/api/story-prompts?limit=100')).statusCode).toBe(200);
     expect((await get('/api/nope-tool')).json().error.code).toBe('TOOL_NOT_FOUND');
-    expect((await get('/api/story-prompts?sessionId=bad')).json().error.code).toBe('INVALID_SESSION_ID');
+    expect((await get('/api/story-prompts?sessionId=bad')).json().error).toMatchObject({ code: 'INVALID_INPUT', field: 'sessionId' });
   });
 
   it('hides expired and soft-deleted rows', async () => {

@@ -186,9 +186,21 @@ describe('pdf', () => {
     expect(small.pages).toBeLessThan(pdf.pages);
   });
 
-  it('replaces characters the built-in fonts cannot draw instead of printing garbage', async () => {
-    const pdf = await readPdf((await renderPdf(deck({ title: 'Café “naïve” 漢字' }), opts())).body);
-    expect(pdf.text).toContain('Café “naïve” ??');
+  it('prints Polish, Greek, Vietnamese and Chinese names exactly as written (embedded Unicode fonts, subset)', async () => {
+    const names = ['Zażółć gęślą jaźń', 'Łódź', 'Καλημέρα', 'Nguyễn Thị Minh Khai', '王秀英'];
+    const doc = deck({
+      title: 'Café “naïve” 王秀英',
+      content: { storyteller: '王秀英', cards: names.map((name, i) => ({ front: `Name ${i + 1}`, back: name })), note: 'For 王秀英 and Łódź.' },
+    });
+    const body = (await renderPdf(doc, opts())).body;
+    const pdf = await readPdf(body);
+    expect(pdf.title).toBe('Café “naïve” 王秀英');
+    expect(pdf.text).toContain('Café “naïve” 王秀英');
+    for (const name of names) expect(pdf.text).toContain(name);
+    expect(pdf.text).toContain('Note: For 王秀英 and Łódź.');
+    expect(pdf.text).not.toContain('?');
+    // Only the glyphs used are embedded: a few faces and CJK pieces stay far below their full size.
+    expect(body.length).toBeLessThan(150_000);
   });
 });
 

@@ -3,6 +3,7 @@
 // one block model, so every format shows the same sections in the same order.
 import { createHash } from 'node:crypto';
 import PDFDocument from 'pdfkit';
+import { createPdfText } from '@story/pdf';
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 
 export const EXPORT_FORMATS = ['json', 'csv', 'pdf', 'html', 'docx', 'anki', 'quizlet'] as const;
@@ -45,6 +46,7 @@ export interface ExportDocument {
   /** Tool-specific Field,Value rows (the registry's exportRows, or the content flattened). */
   rows: [string, string][];
   seo: { title: string | null; description: string | null; keywords: string[] };
+  /** is_ai_generated and ai_model as stored: true only when an AI model wrote the content. */
   ai: { model: string | null; isAiGenerated: boolean };
   analytics: { viewCount: number; shareCount: number; responseCount: number };
   /** Present only when the caller asked for responses. */
@@ -71,6 +73,16 @@ export const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', csv: 'cs
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers
+
+/**
+ * Who made the content, in words every format prints: an AI model only when one wrote it; the offline
+ * generator (ai_model local-<tool>) or nothing at all (a PDF's own pages) otherwise.
+ */
+export function madeBy(ai: ExportDocument['ai']): string {
+  if (ai.isAiGenerated) return `AI model ${ai.model ?? 'unknown'}`;
+  if (ai.model) return `the offline generator (${ai.model}), no AI model`;
+  return 'taken from the uploaded file, no AI model';
+}
 
 /** Control characters other than tab and newlines: invalid in XML (docx) and noise everywhere else. */
 // eslint-disable-next-line no-control-regex
@@ -131,7 +143,8 @@ export function exportRows(doc: ExportDocument, options: Pick<ExportOptions, 'in
       ['SEO Title', doc.seo.title ?? ''],
       ['SEO Description', doc.seo.description ?? ''],
       ['Keywords', doc.seo.keywords.join('; ')],
-      ['AI Model', doc.ai.model ?? ''],
+      ['Made By', madeBy(doc.ai)],
+      ['AI Model', doc.ai.isAiGenerated ? (doc.ai.model ?? '') : ''],
       ['AI Generated', doc.ai.isAiGenerated ? 'yes' : 'no'],
     );
   }
@@ -156,7 +169,7 @@ export function renderJson(doc: ExportDocument, options: ExportOptions): Rendere
       createdAt: doc.createdAt,
       shareCode: doc.shareCode,
       ...(options.includeMetadata
-        ? { id: doc.id, updatedAt: doc.updatedAt, seoTitle: doc.seo.title, seoDescription: doc.seo.description, keywords: doc.seo.keywords, aiModel: doc.ai.model, isAiGenerated: doc.ai.isAiGenerated }
+        ? { id: doc.id, updatedAt: doc.updatedAt, seoTitle: doc.seo.title, seoDescription: doc.seo.description, keywords: doc.seo.keywords, aiModel: doc.ai.model, isAiGenerated: doc.ai.isAiGenerated, madeBy: madeBy(doc.ai) }
         : {}),
     },
     content: doc.content,
@@ -304,7 +317,7 @@ export function documentBlocks(doc: ExportDocument, options: ExportOptions): Blo
   if (options.template === 'standard' && options.includeMetadata) {
     if (doc.seo.description) blocks.push({ type: 'paragraph', text: cleanText(doc.seo.description) });
     if (doc.seo.keywords.length) blocks.push({ type: 'field', label: 'Keywords', value: doc.seo.keywords.map(cleanText).join(', ') });
-    if (doc.ai.model) blocks.push({ type: 'field', label: 'Generated with', value: doc.ai.model });
+    blocks.push({ type: 'field', label: 'Made by', value: madeBy(doc.ai) });
   }
   blocks.push({ type: 'heading', level: 2, text: 'Content' });
   contentBlocks(doc.content, '', 2, blocks);
@@ -391,27 +404,14 @@ ${body}
 
 // --- PDF
 
-/**
- * PDFKit's built-in fonts (no font file to ship) encode WinAnsi only: any other character would print
- * as garbage, so it is replaced with '?'. The html and docx exports keep the full text.
- */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-export function toWinAnsi(value: string): string {
-  let out = '';
-  for (const ch of value) {
-    const code = ch.codePointAt(0) ?? 0;
-    out += code === 9 || code === 10 || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch) ? ch : '?';
-  }
-  return out;
-}
-
 /** Rendered in memory: Content-Length must be known, and an export is a few pages of text. */
 export function renderPdf(doc: ExportDocument, options: ExportOptions): Promise<RenderedExport> {
   const theme = THEMES[options.theme];
   const pdf = new PDFDocument({
     size: options.pageSize === 'a4' ? 'A4' : 'LETTER',
     margin: 56,
-    info: { Title: toWinAnsi(cleanText(doc.title)), Subject: `${doc.tool} export`, Creator: 'Family Stories free tools', Keywords: toWinAnsi(doc.seo.keywords.join(', ')) },
+    // pdfkit writes non-ASCII document info as UTF-16, so titles keep every script.
+    info: { Title: cleanText(doc.title), Subject: `${doc.tool} export`, Creator: 'Family Stories free tools', Keywords: cleanText(doc.seo.keywords.join(', ')) },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -426,26 +426,34 @@ export function renderPdf(doc: ExportDocument, options: ExportOptions): Promise<
   paintBackground();
   pdf.on('pageAdded', paintBackground);
 
+  // Unicode fonts shared with the book PDF (@story/pdf): every script prints as written.
+  const text = createPdfText(pdf, { family: 'sans' });
+  const sans = { family: 'sans' } as const;
+  const bold = { family: 'sans', bold: true } as const;
   const size = options.fontSize;
   const width = pdf.page.width - pdf.page.margins.left - pdf.page.margins.right;
   for (const block of documentBlocks(doc, options)) {
     switch (block.type) {
       case 'heading':
         pdf.moveDown(block.level === 1 ? 0 : 0.6);
-        pdf.font('Helvetica-Bold').fontSize(size * headingScale[block.level]).fillColor(theme.accent).text(toWinAnsi(block.text), { width });
+        pdf.fontSize(size * headingScale[block.level]).fillColor(theme.accent);
+        text.use(bold).text(block.text, { width });
         pdf.moveDown(0.3);
         break;
       case 'meta':
-        pdf.font('Helvetica').fontSize(size * 0.85).fillColor(theme.muted).text(toWinAnsi(block.text), { width });
+        pdf.fontSize(size * 0.85).fillColor(theme.muted);
+        text.use(sans).text(block.text, { width });
         pdf.moveDown(0.4);
         break;
       case 'field':
-        pdf.font('Helvetica-Bold').fontSize(size).fillColor(theme.text).text(`${toWinAnsi(block.label)}: `, { width, continued: block.value.length > 0 });
-        if (block.value) pdf.font('Helvetica').text(toWinAnsi(block.value), { width });
+        pdf.fontSize(size).fillColor(theme.text);
+        text.use(bold).text(`${block.label}: `, { width, continued: block.value.length > 0 });
+        if (block.value) text.use(sans).text(block.value, { width });
         pdf.moveDown(0.2);
         break;
       case 'paragraph':
-        pdf.font('Helvetica').fontSize(size).fillColor(theme.text).text(toWinAnsi(block.text), { width, align: 'left' });
+        pdf.fontSize(size).fillColor(theme.text);
+        text.use(sans).text(block.text, { width, align: 'left' });
         pdf.moveDown(0.5);
         break;
     }

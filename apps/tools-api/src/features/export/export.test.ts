@@ -1,5 +1,5 @@
 // POST /api/:tool/:id/export through the real app: headers, real readers on the bodies, counting, access.
-import { buildTestApp, sessionFor, type TestContext } from '../../test/helper';
+import { buildTestApp, generate, sessionFor, type TestContext } from '../../test/helper';
 import { newContent, newResponse, newSession } from '../../test/content-factory';
 import { parseCsv, readPdf, readZipEntry } from '../../test/export-readers';
 import { cardGuid } from './export.renderers';
@@ -27,6 +27,40 @@ const deckContent = {
 const counters = async (table: string, id: string) => (await t.database.sql`select export_count from ${t.database.sql(table)} where id = ${id}`)[0]!['export_count'];
 
 describe('export', () => {
+  it('exports a PDF whose Polish, Greek, Vietnamese and Chinese names read back exactly', async () => {
+    const owner = newSession();
+    const names = ['Zażółć gęślą jaźń', 'Łódź', 'Καλημέρα', 'Nguyễn Thị Minh Khai', '王秀英'];
+    const item = await newContent(t.database.sql, 'plot-twists', { sessionId: owner, title: 'Grandmother 王秀英', content: { title: 'Grandmother 王秀英', twist: 'She was born in Łódź.', clues: names } });
+    const res = await exportOf('plot-twists', item.id, { format: 'pdf' }, owner);
+    expect(res.statusCode).toBe(200);
+    const pdf = await readPdf(res.rawPayload);
+    expect(pdf.title).toBe('Grandmother 王秀英');
+    expect(pdf.text).toContain('Grandmother 王秀英');
+    expect(pdf.text).toContain('She was born in Łódź.');
+    for (const name of names) expect(pdf.text).toContain(name);
+    expect(res.rawPayload.length).toBeLessThan(150_000);
+  });
+
+  it('says offline content was made by the offline generator and never calls it AI-generated, in every format', async () => {
+    const { sessionId, data } = await generate(t, 'plot-twists', { genre: 'mystery' });
+    const get = (format: string) => exportOf('plot-twists', data.id, { format }, sessionId);
+
+    const json = (await get('json')).json();
+    expect(json.metadata).toMatchObject({ aiModel: 'local-plot-twists', isAiGenerated: false, madeBy: 'the offline generator (local-plot-twists), no AI model' });
+    const rows = parseCsv((await get('csv')).payload);
+    expect(rows).toContainEqual(['AI Generated', 'no']);
+    expect(rows).toContainEqual(['AI Model', '']);
+    expect(rows).toContainEqual(['Made By', 'the offline generator (local-plot-twists), no AI model']);
+
+    const html = (await get('html')).payload;
+    const pdf = (await readPdf((await get('pdf')).rawPayload)).text;
+    const docx = await readZipEntry((await get('docx')).rawPayload, 'word/document.xml');
+    for (const text of [html, pdf, docx]) {
+      expect(text).toContain('the offline generator (local-plot-twists), no AI model');
+      expect(text).not.toMatch(/AI[- ]generated|generated with|AI model local/i);
+    }
+  });
+
   it('answers each format with its type, attachment name and length, counts it and records an event', async () => {
     const owner = newSession();
     const item = await newContent(t.database.sql, 'plot-twists', {

@@ -13,7 +13,7 @@ import { toolsError } from '../../shared/errors';
 import { callerLimitKey, dailyToolLimit, enforceLimits, HOURLY_GENERATE_LIMITS, tierOf, type LimitCheck } from '../../shared/limits';
 import { toolTableOf } from '../../shared/tool-param';
 import { fitSeo, toolDefinition, UnusableInputError, type Rng, type SeoMetadata, type ToolContent } from '../../tools';
-import { produceContent, type ProducedContent } from './content-producer';
+import { produceContent, tokensOf, type ProducedContent } from './content-producer';
 
 export const ANONYMOUS_CONTENT_HOURS = 24;
 const SHARE_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -32,7 +32,21 @@ export interface GenerateResult {
   title: string;
   content: ToolContent;
   seoMetadata: SeoMetadata;
-  aiMetadata: { model: string; provider: string; tokensUsed: number; processingTime: number; confidenceScore: number; fallback: boolean; note?: string };
+  /**
+   * Spec 002's aiMetadata {model, tokensUsed, processingTime, confidenceScore}, honest: tokensUsed is the model's
+   * own count (null when no model ran), confidenceScore null (nothing measures it), isAiGenerated true only
+   * when a model wrote the content.
+   */
+  aiMetadata: {
+    model: string | null;
+    provider: string;
+    tokensUsed: number | null;
+    processingTime: number;
+    confidenceScore: number | null;
+    isAiGenerated: boolean;
+    fallback: boolean;
+    note?: string;
+  };
   isPublic: boolean;
   expiresAt: string | null;
   createdAt: string;
@@ -98,12 +112,14 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
     const table = toolTableOf(tool);
     const seo = fitSeo(def.seo(produced.content, options), [def.title.toLowerCase(), 'free writing tool', 'creative writing']);
     const expiresAt = opts.expiresAt !== undefined ? opts.expiresAt : caller.userId === null ? new Date(Date.now() + ANONYMOUS_CONTENT_HOURS * 3_600_000) : null;
-    const tokensUsed = produced.inputTokens + produced.outputTokens;
+    const tokensUsed = tokensOf(produced);
     const note = produced.fallback
-      ? `The ${produced.fallback.provider} model was unavailable (${produced.fallback.errorCode}); this was made by the offline generator.`
+      ? `The ${produced.fallback.provider} model was unavailable (${produced.fallback.errorCode}); this was made by the offline generator, not by an AI model.`
       : produced.provider === 'local'
         ? 'Made by the offline generator from curated building blocks (no AI model configured).'
-        : undefined;
+        : produced.provider === 'none'
+          ? 'Taken as it is from the uploaded file; no AI model or generator was used.'
+          : undefined;
     const metadata = { ...(opts.metadata ?? {}), origin: opts.origin ?? 'visitor', ...(produced.fallback ? { fallback: produced.fallback } : {}) };
     for (let attempt = 0; ; attempt++) {
       const shareCode = newShareCode(def.sharePrefix);
@@ -121,8 +137,9 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
               seoTitle: seo.title,
               seoDescription: seo.description,
               keywords: seo.keywords,
-              isAiGenerated: true,
+              isAiGenerated: produced.aiGenerated,
               aiGenerationPrompt: produced.prompt,
+              // Written explicitly: the column's default (0.8) would claim a confidence nobody measured.
               aiConfidence: produced.confidence,
               aiTokensUsed: tokensUsed,
               aiCostUsd: produced.costUsd,
@@ -148,6 +165,7 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
             ipAddress: caller.ipPrefix,
             userAgent: caller.userAgent,
           });
+          // One usage row per generator call: none when nothing was generated (a PDF's own pages).
           const usage = [];
           if (produced.fallback) {
             usage.push({
@@ -164,21 +182,23 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
               errorCode: produced.fallback.errorCode,
             });
           }
-          usage.push({
-            tool,
-            contentId: id,
-            sessionId: caller.sessionId || null,
-            userId: caller.userId,
-            provider: produced.provider,
-            model: produced.model,
-            inputTokens: produced.inputTokens,
-            outputTokens: produced.outputTokens,
-            tokensUsed,
-            costUsd: produced.costUsd,
-            generationTimeMs: produced.generationTimeMs,
-            success: true,
-          });
-          await tx.insert(toolsAiUsage).values(usage);
+          if (produced.provider !== 'none') {
+            usage.push({
+              tool,
+              contentId: id,
+              sessionId: caller.sessionId || null,
+              userId: caller.userId,
+              provider: produced.provider,
+              model: produced.model,
+              inputTokens: produced.inputTokens,
+              outputTokens: produced.outputTokens,
+              tokensUsed: tokensUsed ?? 0,
+              costUsd: produced.costUsd,
+              generationTimeMs: produced.generationTimeMs,
+              success: true,
+            });
+          }
+          if (usage.length) await tx.insert(toolsAiUsage).values(usage);
           if (opts.extraWrites) await opts.extraWrites(tx, id);
           return inserted!;
         });
@@ -194,6 +214,7 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
             tokensUsed,
             processingTime: produced.generationTimeMs,
             confidenceScore: produced.confidence,
+            isAiGenerated: produced.aiGenerated,
             fallback: produced.fallback !== undefined,
             ...(note ? { note } : {}),
           },

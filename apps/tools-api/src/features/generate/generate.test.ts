@@ -38,8 +38,8 @@ describe.each(TOOL_ROUTES.map((tool) => [tool]))('%s', (tool) => {
     expect(d.seoMetadata.description.length).toBeLessThanOrEqual(160);
     expect(d.seoMetadata.keywords.length).toBeGreaterThanOrEqual(5);
     expect(d.seoMetadata.keywords.length).toBeLessThanOrEqual(10);
-    expect(d.aiMetadata).toMatchObject({ model: `local-${tool}`, provider: 'local', confidenceScore: 0.7, fallback: false });
-    expect(d.aiMetadata.tokensUsed).toBeGreaterThan(0);
+    // Offline output is labelled as what it is: no AI model, no measured confidence, no model tokens.
+    expect(d.aiMetadata).toMatchObject({ model: `local-${tool}`, provider: 'local', isAiGenerated: false, confidenceScore: null, tokensUsed: null, fallback: false });
     expect(JSON.stringify(d.content)).not.toMatch(/lorem|ipsum|undefined|\{\w+\}/i);
 
     const [row] = await t.database.sql`select * from ${t.database.sql(toolTableName(tool))} where id = ${d.id}`;
@@ -48,19 +48,21 @@ describe.each(TOOL_ROUTES.map((tool) => [tool]))('%s', (tool) => {
       session_id: sessionId,
       user_id: null,
       is_public: false,
-      is_ai_generated: true,
+      is_ai_generated: false,
+      ai_confidence: null,
+      ai_tokens_used: null,
       ai_model: `local-${tool}`,
       seo_title: d.seoMetadata.title,
       title: d.title,
     });
-    for (const col of ['ai_generation_prompt', 'ai_tokens_used', 'ai_cost_usd', 'generation_time_ms', 'generation_options', 'expires_at', 'category', 'keywords']) expect(row![col]).not.toBeNull();
+    for (const col of ['ai_generation_prompt', 'ai_cost_usd', 'generation_time_ms', 'generation_options', 'expires_at', 'category', 'keywords']) expect(row![col]).not.toBeNull();
     const hours = (new Date(row!['expires_at']).getTime() - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     const events = await t.database.sql`select event_type, session_id from tools_analytics where content_id = ${d.id}`;
     expect(events).toEqual([{ event_type: 'generate', session_id: sessionId }]);
-    const usage = await t.database.sql`select provider, model, success, tokens_used from tools_ai_usage where content_id = ${d.id}`;
-    expect(usage).toEqual([{ provider: 'local', model: `local-${tool}`, success: true, tokens_used: d.aiMetadata.tokensUsed }]);
+    const usage = await t.database.sql`select provider, model, success, tokens_used, input_tokens, output_tokens from tools_ai_usage where content_id = ${d.id}`;
+    expect(usage).toEqual([{ provider: 'local', model: `local-${tool}`, success: true, tokens_used: 0, input_tokens: null, output_tokens: null }]);
     const [session] = await t.database.sql`select is_anonymous, expires_at from tools_sessions where id = ${sessionId}`;
     expect(session!['is_anonymous']).toBe(true);
   });
@@ -84,7 +86,7 @@ describe('bad input', () => {
   it('refuses a malformed session id', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/plot-twists/generate', headers: { 'x-session-id': 'sess_abc' }, payload: { options: { genre: 'x' } } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatchObject({ code: 'INVALID_SESSION_ID', field: 'X-Session-ID' });
+    expect(res.json().error).toMatchObject({ code: 'INVALID_INPUT', field: 'X-Session-ID' });
     expect(await t.database.sql`select 1 from tools_sessions where id = 'sess_abc'`).toHaveLength(0);
   });
 

@@ -11,6 +11,10 @@ import { escapeHtml, pageHeaders, renderFlashcards, renderFlipbook, renderPage, 
 
 const html = z.string();
 
+/** What made the item, as stored (is_ai_generated, ai_model): an AI model is named only when one wrote it. */
+const madeByLine = (ai: { model: string | null; isAiGenerated: boolean }) =>
+  ai.isAiGenerated ? `written by the AI model ${ai.model ?? 'unknown'}` : ai.model ? 'made by the offline generator, no AI model' : 'taken from the uploaded file';
+
 export const pagesRoutes =
   (deps: { browse: BrowseService; publicBaseUrl: string }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -123,7 +127,7 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
             ? renderFlipbook(content, content['source'] === 'pdf' ? `${base}/api/flipbook/${item.shareCode}/pdf` : null)
             : renderValue(content);
       const body = `<h1>${escapeHtml(item.title)}</h1>
-<p class="meta">Made with the <a href="${escapeHtml(`${base}/${tool}/`)}"${embed ? ' target="_blank" rel="noopener"' : ''}>${escapeHtml(def.title)}</a> · ${item.viewCount} ${item.viewCount === 1 ? 'view' : 'views'}</p>
+<p class="meta">Made with the <a href="${escapeHtml(`${base}/${tool}/`)}"${embed ? ' target="_blank" rel="noopener"' : ''}>${escapeHtml(def.title)}</a> · ${escapeHtml(madeByLine(item.aiMetadata))} · ${item.viewCount} ${item.viewCount === 1 ? 'view' : 'views'}</p>
 ${rendered}`;
       return send(
         reply,

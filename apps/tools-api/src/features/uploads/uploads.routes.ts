@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromBuffer } from 'file-type';
 import { toolsFlipbookPages, type ToolRoute } from '@story/db';
-import { AppError, parseRangeHeader, sendStoredObject } from '@story/http';
+import { AppError, assertStorableFields, parseJsonField, parseRangeHeader, sendStoredObject } from '@story/http';
 import { isRangeNotSatisfiable, newObjectKey, type ObjectStorage } from '@story/providers';
 import { requireToolsSession, toolsCallerOf, type ToolsSessionDeps } from '../../shared/caller';
 import { envelopeSchema, okEnvelope, toolsErrors } from '../../shared/envelope';
@@ -16,7 +16,7 @@ import { toolsError } from '../../shared/errors';
 import type { BrowseService } from '../browse/browse.service';
 import { generateResultSchema } from '../generate/generate.routes';
 import { parseOptions, type GenerateService } from '../generate/generate.service';
-import { produceOffline } from '../generate/content-producer';
+import { producedFromFile } from '../generate/content-producer';
 import { toolDefinition } from '../../tools';
 import { extractPdf, ocrImage } from './extract';
 
@@ -53,6 +53,7 @@ async function readUpload(req: FastifyRequest, maxBytes: number): Promise<Upload
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw toolsError.payloadTooLarge(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
     throw err;
   }
+  assertStorableFields(fields);
   if (!file || file.buffer.length === 0) throw toolsError.invalidInput('file', 'A file is required (field "file")');
   // The bytes decide the type, not the client's declared Content-Type.
   const detected = await fromBuffer(file.buffer).catch(() => undefined);
@@ -63,13 +64,10 @@ async function readUpload(req: FastifyRequest, maxBytes: number): Promise<Upload
 function fieldOptions(fields: Record<string, string>): Record<string, unknown> {
   let options: Record<string, unknown> = {};
   if (fields['options']) {
-    try {
-      const parsed: unknown = JSON.parse(fields['options']);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      options = parsed as Record<string, unknown>;
-    } catch {
-      throw toolsError.invalidInput('options', 'options must be a JSON object');
-    }
+    // Parsed with the same depth and text rules as a JSON body.
+    const parsed = parseJsonField(fields['options'], 'options');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw toolsError.invalidInput('options', 'options must be a JSON object');
+    options = parsed as Record<string, unknown>;
   }
   for (const [k, v] of Object.entries(fields)) {
     if (k === 'options' || k === 'sessionId') continue;
@@ -162,19 +160,18 @@ export const uploadsRoutes =
         let storedKey: string | undefined;
         try {
           const out = await deps.generate.run('flipbook', caller, async () => {
+            const started = performance.now();
             const pdf = await extractPdf(upload.buffer);
             const title = meta.data.title ?? pdf.title ?? upload.fileName.replace(/\.pdf$/i, '').slice(0, 200);
             storedKey = newObjectKey('tools/flipbooks', 'pdf');
             await deps.storage.put(storedKey, upload.buffer, { contentType: 'application/pdf', contentLength: upload.buffer.length });
             const options = { title, theme: meta.data.theme, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), sourceFile: upload.fileName.slice(0, 200) };
-            const base = produceOffline(toolDefinition('flipbook'), { title, text: 'pdf', wordsPerPage: 150, theme: meta.data.theme });
             const pages = pdf.pages.map((p) => ({ pageNumber: p.pageNumber, text: p.text }));
-            const produced = {
-              ...base,
-              model: 'local-flipbook-pdf',
-              outputTokens: pdf.text.split(/\s+/).filter(Boolean).length,
-              content: { title, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), theme: meta.data.theme, source: 'pdf' as const, pageCount: pdf.pageCount, pages },
-            };
+            // The PDF's own pages, split: no model and no generator made them, and the labels say so.
+            const produced = producedFromFile(
+              { title, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), theme: meta.data.theme, source: 'pdf' as const, pageCount: pdf.pageCount, pages },
+              performance.now() - started,
+            );
             const key = storedKey;
             return {
               options,

@@ -141,6 +141,22 @@ describe('flipbooks from PDFs', () => {
     expect(viewer.body).toContain('Chapter three');
   });
 
+  it('labels a flipbook split from a PDF as made by no model: not AI-generated, no model, no tokens, no AI usage', async () => {
+    const pdf = await makePdf(['Page one of the letters.', 'Page two of the letters.'], 'Letters');
+    const res = await upload('/api/flipbook/create', multipartBody({ filename: 'letters.pdf', type: 'application/pdf', data: pdf }));
+    expect(res.statusCode).toBe(201);
+    const data = res.json().data;
+    expect(data.aiMetadata).toMatchObject({ model: null, provider: 'none', isAiGenerated: false, tokensUsed: null, confidenceScore: null });
+    const [row] = await t.database.sql`select is_ai_generated, ai_model, ai_confidence, ai_tokens_used, ai_generation_prompt from tools_flipbooks where id = ${data.id}`;
+    expect(row).toEqual({ is_ai_generated: false, ai_model: null, ai_confidence: null, ai_tokens_used: null, ai_generation_prompt: null });
+    expect(await t.database.sql`select 1 from tools_ai_usage where content_id = ${data.id}`).toHaveLength(0);
+    const detail = await t.app.inject({ method: 'GET', url: `/api/flipbook/${data.shareCode}` });
+    expect(detail.json().data.aiMetadata).toMatchObject({ model: null, isAiGenerated: false, confidenceScore: null });
+    const page = await t.app.inject({ method: 'GET', url: `/flipbook/${data.shareCode}/` });
+    expect(page.body).toContain('taken from the uploaded file');
+    expect(page.body).not.toMatch(/AI[- ]generated|AI model/i);
+  });
+
   it('refuses a non-PDF and answers 404 for unknown flipbooks', async () => {
     const res = await upload('/api/flipbook/create', multipartBody({ filename: 'x.png', type: 'image/png', data: Buffer.from('89504e470d0a1a0a', 'hex') }));
     expect(res.statusCode).toBe(415);

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'pdf',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};
