@@ -2,7 +2,7 @@
 // dead state, permanent failures, progress with lease extension, the stuck-job sweep, recurring jobs,
 // graceful stop, and two runners sharing one queue without running a job twice.
 import { createTestDatabase, type TestDatabase } from '@story/db';
-import { createJobRunner, defineJob, PermanentJobError, type JobDefinition } from './index';
+import { createJobRunner, defineJob, PermanentJobError, StuckJobError, type JobDefinition } from './index';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -93,7 +93,7 @@ it('a job out of attempts is dead, and onGiveUp runs exactly once', async () => 
   const runner = createJobRunner({
     sql: t.sql,
     queue: freshQueue(),
-    jobs: [defineJob({ kind: 'broken', parse: parseNumbered, maxAttempts: 2, onGiveUp: async (_p, e) => void gaveUp.push(e), run: async () => Promise.reject(new Error('still broken')) })],
+    jobs: [defineJob({ kind: 'broken', parse: parseNumbered, maxAttempts: 2, onGiveUp: async (_p, e) => void gaveUp.push((e as Error).message), run: async () => Promise.reject(new Error('still broken')) })],
   });
   const { id } = await runner.enqueue('broken', { n: 1 });
   await runner.drain();
@@ -109,7 +109,7 @@ it('a PermanentJobError or a bad stored payload ends the job as failed without r
   const runner = createJobRunner({
     sql: t.sql,
     queue,
-    jobs: [defineJob({ kind: 'refuse', parse: parseNumbered, onGiveUp: async (_p, e) => void gaveUp.push(e), run: async () => Promise.reject(new PermanentJobError('file is over the 50 MB limit')) })],
+    jobs: [defineJob({ kind: 'refuse', parse: parseNumbered, onGiveUp: async (_p, e) => void gaveUp.push((e as Error).message), run: async () => Promise.reject(new PermanentJobError('file is over the 50 MB limit')) })],
   });
   const { id } = await runner.enqueue('refuse', { n: 1 });
   await runner.drain();
@@ -159,7 +159,7 @@ it('the sweep takes over a job whose worker died, and gives up on one that keeps
     parse: parseNumbered,
     maxAttempts: 2,
     onReclaimed: async (p) => void reclaimed.push(p.n),
-    onGiveUp: async (p) => void gaveUp.push(p.n),
+    onGiveUp: async (p, e) => void gaveUp.push(e instanceof StuckJobError ? p.n : -1),
     run: async ({ payload }) => void ran.push(payload.n),
   });
   const runner = createJobRunner({ sql: t.sql, queue, jobs: [def] });

@@ -33,6 +33,14 @@ export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
 }
 
+/** What onGiveUp hears when the sweep ends a job whose workers kept dying before it finished. */
+export class StuckJobError extends Error {
+  override name = 'StuckJobError';
+  constructor() {
+    super('The job stopped repeatedly before finishing');
+  }
+}
+
 export interface JobDefinition<P = Record<string, unknown>> {
   kind: string;
   /** Validate and type the stored payload (a zod schema's parse, say); a throw fails the job for good. */
@@ -45,8 +53,11 @@ export interface JobDefinition<P = Record<string, unknown>> {
   retryable?(err: unknown): boolean;
   /** After a failed attempt that will be retried (e.g. set a row back to pending). */
   onRetry?(payload: P, error: unknown): Promise<void>;
-  /** Once, when the job ends without success: a permanent failure, or dead (out of attempts, or stuck too often). */
-  onGiveUp?(payload: P, error: string): Promise<void>;
+  /**
+   * Once, when the job ends without success: the error of a permanent failure or of the last attempt, or a
+   * StuckJobError when its workers kept dying.
+   */
+  onGiveUp?(payload: P, error: unknown): Promise<void>;
   /** When the sweep puts the job back in the queue after its worker died (e.g. a row left in processing). */
   onReclaimed?(payload: P): Promise<void>;
   /** A recurring job: the runner keeps exactly one queued, the next due this many seconds after the last ended. */
@@ -137,7 +148,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (!def) return;
     try {
       const payload = def.parse(job.payload);
-      if (job.status === 'dead') await def.onGiveUp?.(payload, 'The job stopped repeatedly before finishing');
+      if (job.status === 'dead') await def.onGiveUp?.(payload, new StuckJobError());
       else await def.onReclaimed?.(payload);
     } catch (err) {
       log.error({ err: errorText(err), jobId: job.id, kind: job.kind }, 'reclaim hook failed');
@@ -186,7 +197,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       log.warn({ jobId: job.id, kind: job.kind, status, err: errorText(err) }, 'job failed');
       try {
         if (status === 'queued') await def.onRetry?.(payload, err);
-        else await def.onGiveUp?.(payload, errorText(err));
+        else await def.onGiveUp?.(payload, err);
       } catch (hookErr) {
         log.error({ err: errorText(hookErr), jobId: job.id, kind: job.kind }, 'failure hook failed');
       }

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
 import { one } from '@story/db';
-import type { JobQueue } from '@story/jobs';
+import type { JobRunner } from '@story/jobs';
 import { AppError, badRequest, notFound } from '@story/http';
 import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
@@ -82,7 +82,8 @@ export interface RecordingsServiceDeps {
   sql: Sql;
   storage: ObjectStorage;
   access: AccessPolicy;
-  jobs: JobQueue;
+  /** The core runner, to queue `recording.process` in the transaction that writes the row. */
+  jobs: Pick<JobRunner, 'enqueue'>;
   /** Prefix of audio_url, e.g. https://api.example (empty: a path on this service). */
   publicBaseUrl: string;
   /** MAX_STORED_FILE_BYTES (spec 000 Limits: 50 MB). */
