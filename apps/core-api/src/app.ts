@@ -13,9 +13,17 @@ import { registerStoriesAndBooks } from './features/stories-books.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
+import { createJobRunner, type JobRunner } from '@story/jobs';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
 import { coreErrorRenderer, createServiceApp, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The `core` queue's job runner (book exports); main.ts starts it, tests drain it. */
+    coreJobs: JobRunner;
+  }
+}
 
 export interface CoreApiDeps {
   database: DbClient;
@@ -89,7 +97,12 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db }) }), { prefix: '/api/campaigns' });
   });
 
-  const features: CoreFeatureDeps = { db, sql, providers, config, rateLimit, access: createAccessPolicy({ sql }), authHook };
+  const jobs = createJobRunner({ sql, queue: 'core', log: app.log.child({ component: 'core-jobs' }) });
+  app.decorate('coreJobs', jobs);
+  // preClose runs before every onClose hook: the job in flight ends while storage and database are open.
+  app.addHook('preClose', async () => jobs.stop());
+
+  const features: CoreFeatureDeps = { db, sql, providers, config, rateLimit, access: createAccessPolicy({ sql }), authHook, jobs };
   await registerRecordingsToStories(app, features);
   await registerConversationsAndSpeech(app, features);
   await registerStoriesAndBooks(app, features);

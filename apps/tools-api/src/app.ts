@@ -24,7 +24,7 @@ import { analyticsRoutes } from './features/analytics/analytics.routes';
 import { exportRoutes } from './features/export/export.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { SAMPLE_INPUTS } from './tools';
-import { createBulkJobRunner, createPurgeWorker, registerToolsWorkers } from './workers';
+import { BULK_JOB_KIND, createToolsJobRunner, registerToolsWorkers } from './workers';
 
 export interface ToolsApiDeps {
   database: DbClient;
@@ -110,9 +110,14 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   await app.register(searchRoutes(featureDeps));
 
   const workerLog = app.log.child({ component: 'tools-workers' });
-  const bulk = createBulkJobRunner({ sql, generate, log: workerLog });
-  registerToolsWorkers(app, { bulk, purge: createPurgeWorker({ sql, storage: providers.storage, log: workerLog }) });
-  const admin = createAdminService({ sql, generate, onJobQueued: () => bulk.kick() });
+  const jobs = createToolsJobRunner({ sql, generate, storage: providers.storage, log: workerLog, purgeIntervalMs: config.workers.purgeIntervalMs });
+  registerToolsWorkers(app, jobs);
+  const admin = createAdminService({
+    sql,
+    generate,
+    queueBulkJob: async (bulkJobId, tx) => void (await jobs.enqueue(BULK_JOB_KIND, { bulkJobId }, { dedupeKey: `bulk:${bulkJobId}` }, tx)),
+    onJobQueued: () => jobs.wake(),
+  });
   await app.register(adminRoutes({ tokens, sessions, admin, sampleOptions: SAMPLE_INPUTS }));
 
   // Public HTML pages last: their /{tool}/... routes sit at the root.

@@ -14,8 +14,8 @@ export interface ToolsApiConfig extends PlatformConfig {
   workers: {
     /** How often expired anonymous content is purged. */
     purgeIntervalMs: number;
-    /** How often the bulk-generation runner looks for queued jobs. */
-    bulkIntervalMs: number;
+    /** How often the job runner looks for due jobs when idle (a queued bulk job wakes it at once). */
+    pollIntervalMs: number;
   };
 }
 
@@ -26,7 +26,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     service: 'tools-api',
     port: platform.ports.toolsApi,
     limits: { generalPerMinute: 300, maxPdfBytes: 20 * 1024 * 1024, maxImageBytes: 10 * 1024 * 1024 },
-    workers: { purgeIntervalMs: 15 * 60_000, bulkIntervalMs: 5_000 },
+    workers: { purgeIntervalMs: 15 * 60_000, pollIntervalMs: 5_000 },
   };
 }
 

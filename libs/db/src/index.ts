@@ -8,4 +8,3 @@ export * from './open';
 export * from './database-url';
 export * from './test-database';
 export * from './rows';
-export * from './job-queue';

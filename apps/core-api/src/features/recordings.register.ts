@@ -1,7 +1,6 @@
 // Recordings, direct uploads and story conversion (issue 4): the recording routes and presign/register
 // need a signed-in caller; the local direct PUT is authorised by its upload ticket alone.
 import type { App } from '@story/http';
-import { createJobQueue } from '@story/db';
 import type { CoreFeatureDeps } from './feature-deps';
 import { conversionRoutes } from './conversion/conversion.routes';
 import { createConversionService } from './conversion/conversion.service';
@@ -11,14 +10,7 @@ import { createStoriesService } from './stories/stories.service';
 import { createTicketSigner } from './uploads/upload-ticket';
 import { directUploadRoutes, uploadsRoutes } from './uploads/uploads.routes';
 import { createUploadsService } from './uploads/uploads.service';
-import { createRecordingWorker } from '../workers/recording-jobs.worker';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The core job worker (recording analysis and transcription); main.ts starts its loop. */
-    coreJobWorker: ReturnType<typeof createRecordingWorker>;
-  }
-}
+import { recordingProcessJob } from '../workers/recording-jobs.worker';
 
 /** Spec 000 Limits: file upload 20 per hour; story creation (conversion creates one) 10 per minute. */
 const UPLOADS_PER_HOUR = 20;
@@ -26,15 +18,12 @@ const STORIES_PER_MINUTE = 10;
 
 export async function registerRecordingsToStories(app: App, deps: CoreFeatureDeps): Promise<void> {
   const { sql, providers, config, access } = deps;
-  const jobs = createJobQueue(sql, 'core');
+  const { jobs } = deps;
   const maxStoredFileBytes = config.limits.maxStoredFileBytes;
   const recordings = createRecordingsService({ sql, storage: providers.storage, access, jobs, publicBaseUrl: config.publicBaseUrl ?? '', maxStoredFileBytes });
   const uploads = createUploadsService({ sql, storage: providers.storage, tickets: createTicketSigner(config.secrets.uploadTicketSecret), recordings });
   const uploadLimit = deps.rateLimit.limit(UPLOADS_PER_HOUR, '1 hour');
-  const worker = createRecordingWorker({ sql, jobs, storage: providers.storage, speech: providers.speech, log: app.log.child({ component: 'core-jobs' }) });
-  app.decorate('coreJobWorker', worker);
-  // preClose runs before every onClose hook: the job in flight finishes while storage and database are open.
-  app.addHook('preClose', async () => worker.stop());
+  jobs.define(recordingProcessJob({ sql, storage: providers.storage, speech: providers.speech, log: app.log.child({ component: 'core-jobs' }) }));
 
   await app.register(directUploadRoutes({ uploads, maxStoredFileBytes }), { prefix: '/api/uploads/direct' });
   await app.register(async (scope) => {

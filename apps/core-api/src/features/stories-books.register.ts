@@ -2,7 +2,7 @@
 // public routes here, authenticated ones in a scope with deps.authHook.
 import type { App } from '@story/http';
 import { bookExportRoutes } from './book-export/book-export.routes';
-import { createBookExportService } from './book-export/book-export.service';
+import { BOOK_EXPORT_JOB, createBookExportService } from './book-export/book-export.service';
 import { booksRoutes } from './books/books.routes';
 import { createBooksService } from './books/books.service';
 import type { CoreFeatureDeps } from './feature-deps';
@@ -17,12 +17,16 @@ export async function registerStoriesAndBooks(app: App, deps: CoreFeatureDeps): 
   const templates = createTemplatesService({ sql });
   const stories = createStoriesService({ sql, access, publicBaseUrl });
   const books = createBooksService({ sql, access, templates, llm: providers.llm, log: (err) => app.log.warn({ err }, 'content analysis: model call failed, offline answer kept') });
-  const exports = createBookExportService({ sql, access, storage: providers.storage, templates, log: app.log });
-
-  // Export jobs live in PostgreSQL: a replica that starts listening picks up what is pending (a job
-  // queued just before a restart, or by a replica that died). Requests wake the worker themselves.
-  app.addHook('onListen', async () => exports.wake());
-  app.addHook('onClose', async () => exports.close());
+  const exports = createBookExportService({
+    sql,
+    access,
+    storage: providers.storage,
+    templates,
+    log: app.log,
+    queueRender: async (exportJobId, tx) => void (await deps.jobs.enqueue(BOOK_EXPORT_JOB, { exportJobId }, { dedupeKey: `book-export:${exportJobId}` }, tx)),
+    wakeRunner: () => deps.jobs.wake(),
+  });
+  deps.jobs.define(exports.job);
 
   await app.register(sharedStoryRoutes({ stories }));
   await app.register(async (scope) => {

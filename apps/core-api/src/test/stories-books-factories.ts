@@ -66,10 +66,11 @@ export async function newCast(app: App, sql: Sql): Promise<Cast> {
   return { owner, contributor, viewer, removed, stranger, groupId: group.id };
 }
 
-/** Poll an export job until it is completed or failed. */
+/** Run the app's job runner (not started in tests) and poll an export job until it is completed or failed. */
 export async function waitForExport(app: App, headers: Record<string, string>, bookId: string, jobId: string, timeoutMs = 20000): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    await app.coreJobs.drain();
     const res = await app.inject({ method: 'GET', url: `/api/books/${bookId}/exports/${jobId}`, headers });
     if (res.statusCode !== 200) throw new Error(`GET export answered ${res.statusCode} ${res.body}`);
     const job = res.json().job as Record<string, unknown>;

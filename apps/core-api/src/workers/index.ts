@@ -1,9 +1,10 @@
-// Background work of core-api. buildApp creates the job worker (so tests can run it with
-// app.coreJobWorker.runOnce()); main.ts starts its polling loop through runService's startWorkers.
+// Background work of core-api: one runner of libs/jobs on the `core` queue (app.coreJobs, built by buildApp),
+// with the kinds each feature area defines on it (recording.process, book.export). Tests drain it; main.ts
+// starts its polling loop through runService's startWorkers.
 import type { App } from '@story/http';
 
-export { createRecordingWorker, type RecordingWorkerDeps } from './recording-jobs.worker';
+export { createRecordingWorker, recordingProcessJob, type RecordingJobDeps } from './recording-jobs.worker';
 
 export async function startCoreWorkers({ app }: { app: App }): Promise<void> {
-  app.coreJobWorker.start(1000);
+  app.coreJobs.start(1000);
 }

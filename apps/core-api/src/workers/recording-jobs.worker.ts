@@ -1,12 +1,13 @@
-// The core job worker: claims `recording.process` jobs (FOR UPDATE SKIP LOCKED, leased) and, for each,
-// fills in what the upload left for later (duration, waveform), then transcribes through the provider
-// chooser. Any number of these run side by side in any number of replicas.
+// `recording.process`, a job kind of the core queue's runner (libs/jobs): for one recording it fills in what
+// the upload left for later (duration, waveform), then transcribes through the provider chooser. The
+// runner claims (FOR UPDATE SKIP LOCKED, leased), retries with backoff and sweeps stuck jobs, so any
+// number of these run side by side in any number of replicas.
 //
 // Transcript states (spec 000 States): the job sets processing; success sets done with the provider's real
 // name as transcript_source; a failure worth retrying goes back to pending while the job waits out its
 // backoff; a final failure sets failed with a plain transcript_error. With no provider configured the job
 // fails at once with that message and the browser caption stays as the transcript. A job whose worker died
-// is reclaimed when its lease runs out, and once out of attempts its recording is set failed, so no
+// is taken over when its lease runs out, and once out of attempts its recording is set failed, so no
 // recording stays in processing forever.
 //
 // Limits (spec 000): a recording longer than 30 minutes, as probed here, is not transcribed: it is marked
@@ -14,12 +15,12 @@
 // (never read whole), and media over the provider's size cap fails with that provider's message.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { JobQueue } from '@story/db';
+import { z } from 'zod';
+import { createJobRunner, defineJob, StuckJobError, type JobRunner } from '@story/jobs';
 import { mediaFromFile, NOT_CONFIGURED_MESSAGE, ProviderError, type ObjectStorage, type SpeechRecognition } from '@story/providers';
 import { computeWaveform, probeMedia } from '../features/recordings/media-probe';
 import { MAX_VOICE_SECONDS, PROCESS_JOB, VOICE_TOO_LONG } from '../features/recordings/recordings.service';
@@ -30,15 +31,11 @@ export interface WorkerLog {
   error(obj: object, msg?: string): void;
 }
 
-export interface RecordingWorkerDeps {
+export interface RecordingJobDeps {
   sql: Sql;
-  jobs: JobQueue;
   storage: ObjectStorage;
   speech: SpeechRecognition;
   log?: WorkerLog;
-  workerId?: string;
-  /** How long a claimed job is ours before another worker may take it over. */
-  leaseSeconds?: number;
 }
 
 interface RecordingForJob {
@@ -52,14 +49,17 @@ interface RecordingForJob {
 
 const silent: WorkerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-export function createRecordingWorker(deps: RecordingWorkerDeps) {
-  const { sql, jobs, storage, speech } = deps;
+const payloadSchema = z.object({ recordingId: z.uuid(), analyze: z.boolean().default(false) });
+
+/** The user-facing transcript_error for a failure (a provider's own plain message, else a generic one). */
+function failureMessage(err: unknown): string {
+  if (err instanceof StuckJobError) return 'Transcription stopped repeatedly before finishing; try again';
+  return err instanceof ProviderError ? err.message : 'Transcription failed unexpectedly';
+}
+
+export function recordingProcessJob(deps: RecordingJobDeps) {
+  const { sql, storage, speech } = deps;
   const log = deps.log ?? silent;
-  const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const leaseSeconds = deps.leaseSeconds ?? 15 * 60;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
 
   /** Stream the object to a private temp file: ffmpeg needs to seek, and nothing is held in memory. */
   async function download(key: string): Promise<{ file: string; cleanup: () => Promise<void> }> {
@@ -107,89 +107,58 @@ export function createRecordingWorker(deps: RecordingWorkerDeps) {
        where id = ${recordingId}`;
   }
 
-  async function runJob(job: { id: string; payload: Record<string, unknown>; attempts: number; maxAttempts: number }) {
-    const recordingId = String(job.payload['recordingId'] ?? '');
+  async function run(payload: { recordingId: string; analyze: boolean }) {
     const [rec] = await sql<RecordingForJob[]>`
       select id, user_id as "userId", storage_key as "storageKey", mime_type as "mimeType", duration_seconds as "durationSeconds",
              waveform_data is not null as "hasWaveform"
-        from recordings where id = ${recordingId}`;
-    if (!rec || !rec.storageKey) return jobs.complete(job.id, workerId, { skipped: 'recording gone' });
+        from recordings where id = ${payload.recordingId}`;
+    if (!rec || !rec.storageKey) return { skipped: 'recording gone' };
 
     let fetched: { file: string; cleanup: () => Promise<void> } | undefined;
     try {
-      const needsAnalysis = job.payload['analyze'] === true && (rec.durationSeconds === null || !rec.hasWaveform);
+      const needsAnalysis = payload.analyze && (rec.durationSeconds === null || !rec.hasWaveform);
       if (needsAnalysis || speech.available) fetched = await download(rec.storageKey);
       const probed = needsAnalysis ? await analyze(rec, fetched!.file) : null;
       // The probed length when known (a client's duration may be wrong), else the stored one.
       const seconds = probed ?? rec.durationSeconds;
       if (seconds !== null && seconds > MAX_VOICE_SECONDS) {
         await markFailed(rec.id, VOICE_TOO_LONG);
-        return jobs.complete(job.id, workerId, { transcribed: false, reason: 'over the 30-minute voice limit' });
+        return { transcribed: false, reason: 'over the 30-minute voice limit' };
       }
       if (!speech.available) {
         await markFailed(rec.id, NOT_CONFIGURED_MESSAGE);
-        return jobs.complete(job.id, workerId, { transcribed: false, reason: 'not configured' });
+        return { transcribed: false, reason: 'not configured' };
       }
       await transcribe(rec, fetched!.file);
-      await jobs.complete(job.id, workerId, { transcribed: true });
-    } catch (err) {
-      const retryable = err instanceof ProviderError ? err.retryable : true;
-      const message = err instanceof ProviderError ? err.message : 'Transcription failed unexpectedly';
-      const status = await jobs.fail(job.id, workerId, err instanceof Error ? err.message : String(err), { retry: retryable });
-      if (status === 'queued') {
-        await sql`update recordings set transcript_status = 'pending', transcript_error = ${message}, updated_at = now() where id = ${rec.id}`;
-      } else {
-        await markFailed(rec.id, message);
-      }
-      log.warn({ recordingId: rec.id, status, err: message }, 'recording job failed');
+      return { transcribed: true };
     } finally {
       await fetched?.cleanup();
     }
   }
 
-  /** Reclaim expired leases, then claim and run up to `limit` jobs one after another; returns how many ran. */
-  async function runOnce(limit = 4): Promise<number> {
-    const reclaimed = await jobs.reclaimExpired();
-    for (const job of reclaimed) {
-      if (job.kind !== PROCESS_JOB) continue;
-      const recordingId = String(job.payload['recordingId'] ?? '');
-      if (job.status === 'dead') await markFailed(recordingId, 'Transcription stopped repeatedly before finishing; try again');
-      else await sql`update recordings set transcript_status = 'pending', updated_at = now() where id = ${recordingId} and transcript_status = 'processing'`;
-    }
-    const claimed = await jobs.claim(workerId, limit, leaseSeconds);
-    for (const job of claimed) {
-      if (job.kind === PROCESS_JOB) await runJob(job);
-      else await jobs.fail(job.id, workerId, `no handler for ${job.kind}`, { retry: false });
-    }
-    return claimed.length;
-  }
+  return defineJob({
+    kind: PROCESS_JOB,
+    parse: (p) => payloadSchema.parse(p),
+    // Long recordings take minutes to transcribe; a worker silent this long has died.
+    leaseSeconds: 15 * 60,
+    maxAttempts: 5,
+    run: ({ payload }) => run(payload),
+    retryable: (err) => (err instanceof ProviderError ? err.retryable : true),
+    async onRetry({ recordingId }, err) {
+      log.warn({ recordingId, err: failureMessage(err) }, 'recording job failed; retrying');
+      await sql`update recordings set transcript_status = 'pending', transcript_error = ${failureMessage(err)}, updated_at = now() where id = ${recordingId}`;
+    },
+    async onGiveUp({ recordingId }, err) {
+      log.warn({ recordingId, err: failureMessage(err) }, 'recording job gave up');
+      await markFailed(recordingId, failureMessage(err));
+    },
+    async onReclaimed({ recordingId }) {
+      await sql`update recordings set transcript_status = 'pending', updated_at = now() where id = ${recordingId} and transcript_status = 'processing'`;
+    },
+  });
+}
 
-  return {
-    workerId,
-    runOnce,
-    /** Poll every `intervalMs`; a busy queue is drained without waiting between batches. */
-    start(intervalMs = 1000) {
-      stopped = false;
-      const tick = async () => {
-        try {
-          // Checked on every round: stop() must not be followed by one more claim on a closing pool.
-          while (!stopped && (await (running = runOnce())) > 0) {
-            /* keep draining */
-          }
-        } catch (err) {
-          log.error({ err }, 'recording worker tick failed');
-        } finally {
-          running = undefined;
-          if (!stopped) timer = setTimeout(tick, intervalMs);
-        }
-      };
-      timer = setTimeout(tick, 0);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await running?.catch(() => undefined);
-    },
-  };
+/** A runner on the core queue with only this kind (tests and scripts; the app defines it on its own runner). */
+export function createRecordingWorker(deps: RecordingJobDeps & { workerId?: string }): JobRunner {
+  return createJobRunner({ sql: deps.sql, queue: 'core', jobs: [recordingProcessJob(deps)], log: deps.log, workerId: deps.workerId });
 }

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type postgres from 'postgres';
 import type { Database, EmailCategory } from '@story/db';
 import { checkDeliverable, createUnsubscribeTokens, currentUnsubscribeVersion, unsubscribeHeaders } from '@story/email';
+import { claimRows, extendLease } from '@story/jobs';
 import { ProviderError, type EmailDelivery, type EmailMessage } from '@story/providers';
 
 /** Categories a recipient cannot opt out of: no List-Unsubscribe on them. */
@@ -105,31 +106,27 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
   const domain = senderDomain(options.from);
   const tokens = createUnsubscribeTokens(options.unsubscribe.secret);
 
+  const QUEUE_TABLE = { table: 'email_send_queue', runningStatus: 'processing' } as const;
+
   /**
-   * One statement claims the batch. The inner SELECT ... FOR UPDATE SKIP LOCKED lets concurrent workers pass
-   * over each other's rows instead of waiting, and PostgreSQL re-evaluates its WHERE on the latest row version
-   * after locking, so a row another worker has just claimed (status 'processing', fresh lease) is never taken
-   * twice. Rows left in 'processing' by a dead worker qualify again once lease_expires_at has passed.
+   * One statement claims the batch (libs/jobs claimRows: an UPDATE over SELECT ... FOR UPDATE SKIP LOCKED).
+   * Claimable: pending rows that are due, and rows left in 'processing' by a dead worker once their lease
+   * has passed. The rows stay in email_send_queue; only the claim and the lease are the runner's.
    */
-  const claim = (limit: number) => sql<ClaimedRow[]>`
-    update email_send_queue
-       set status = 'processing', locked_by = ${workerId}, locked_at = now(),
-           lease_expires_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
-     where id in (
-       select id from email_send_queue
-        where (status = 'pending' and scheduled_for <= now() and (next_attempt_at is null or next_attempt_at <= now()))
-           or (status = 'processing' and lease_expires_at < now())
-        order by scheduled_for
-        limit ${limit}
-        for update skip locked)
-    returning id, template_id, user_id, to_email, subject, html_content, text_content, category, attempts, max_attempts`;
+  const claim = (limit: number) =>
+    claimRows<ClaimedRow[]>(sql, {
+      ...QUEUE_TABLE,
+      workerId,
+      leaseSeconds,
+      limit,
+      claimable: sql`(status = 'pending' and scheduled_for <= now() and (next_attempt_at is null or next_attempt_at <= now()))
+                      or (status = 'processing' and lease_expires_at < now())`,
+      orderBy: 'scheduled_for',
+      returning: sql`id, template_id, user_id, to_email, subject, html_content, text_content, category, attempts, max_attempts`,
+    });
 
   /** Extend the lease just before sending; false when the row is no longer ours (lease expired and reclaimed). */
-  const extendLease = async (id: string) =>
-    (
-      await sql`update email_send_queue set lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
-        where id = ${id} and locked_by = ${workerId} and status = 'processing' returning id`
-    ).length === 1;
+  const extendRowLease = (id: string) => extendLease(sql, { ...QUEUE_TABLE, id, workerId, leaseSeconds });
 
   async function buildMessage(row: ClaimedRow): Promise<EmailMessage> {
     const headers: Record<string, string> = { 'X-Entity-Ref-ID': row.id };
@@ -221,7 +218,7 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     }
     const message = await buildMessage(row);
     // Within the first third of the lease nobody can have reclaimed the row: skip the round trip.
-    if (Date.now() - claimedAt > (leaseSeconds * 1000) / 3 && !(await extendLease(row.id))) {
+    if (Date.now() - claimedAt > (leaseSeconds * 1000) / 3 && !(await extendRowLease(row.id))) {
       log.warn({ queueId: row.id, workerId }, 'email lease lost before send; left to its new owner');
       result.skipped += 1;
       return;

@@ -1,11 +1,16 @@
-// Admin bulk generation as a durable job (tools_bulk_jobs): a runner claims one queued job with
-// FOR UPDATE SKIP LOCKED (so replicas never take the same job), generates its items one by one and
-// checkpoints completed/failed counts after each, so a restarted job resumes where it stopped. A job left
-// 'running' without progress for five minutes (its worker died) is claimed again.
+// Admin bulk generation as a job of the one runner (libs/jobs): the tools_bulk_jobs row holds what the
+// admin asked for and its progress; a `tools.bulk_generate` job, queued in the same transaction, does the
+// work. Items are generated one by one and checkpointed (completed/failed counts, and the runner's
+// progress, which extends the lease) after each, so a job whose worker died is taken over by the sweep
+// and resumes where it stopped. A cancelled row stops the job at the next checkpoint.
 import type postgres from 'postgres';
+import { z } from 'zod';
 import { toolsCollectionItems, type ToolRoute } from '@story/db';
+import { defineJob, type JobContext } from '@story/jobs';
 import { parseOptions, type GenerateService } from '../features/generate/generate.service';
 import { toolDefinition } from '../tools';
+
+export const BULK_JOB_KIND = 'tools.bulk_generate';
 
 export interface WorkerLog {
   info(obj: object, msg?: string): void;
@@ -13,7 +18,7 @@ export interface WorkerLog {
   error(obj: object, msg?: string): void;
 }
 
-interface ClaimedJob {
+interface BulkRow {
   id: string;
   tool: ToolRoute;
   requested_by: string | null;
@@ -24,60 +29,50 @@ interface ClaimedJob {
   collection_id: string | null;
 }
 
-export interface BulkJobRunner {
-  /** Claim one job and run it to the end; false when no job was waiting. */
-  processNext(): Promise<boolean>;
-  start(intervalMs: number): void;
-  /** Ask the loop to look now (a job was just queued). */
-  kick(): void;
-  stop(): Promise<void>;
-}
+const payloadSchema = z.object({ bulkJobId: z.uuid() });
 
-const STALE_RUNNING = '5 minutes';
-
-export function createBulkJobRunner(deps: { sql: postgres.Sql; generate: GenerateService; log?: WorkerLog }): BulkJobRunner {
+export function bulkGenerateJob(deps: { sql: postgres.Sql; generate: GenerateService; log?: WorkerLog }) {
   const { sql } = deps;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
 
-  async function claim(): Promise<ClaimedJob | undefined> {
-    // SKIP LOCKED: a job another runner is claiming right now is simply passed over.
-    const [job] = await sql<ClaimedJob[]>`
+  /** The row, marked running; null when it was cancelled or already finished (nothing to do). */
+  async function start(bulkJobId: string): Promise<BulkRow | null> {
+    const [row] = await sql<BulkRow[]>`
       update tools_bulk_jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
-      where id = (
-        select id from tools_bulk_jobs
-        where status = 'queued' or (status = 'running' and updated_at < now() - ${STALE_RUNNING}::interval)
-        order by created_at
-        for update skip locked
-        limit 1)
+       where id = ${bulkJobId} and status in ('queued', 'running')
       returning id, tool, requested_by, options, requested_count, completed_count, failed_count, collection_id`;
-    return job;
+    return row ?? null;
   }
 
-  async function runJob(job: ClaimedJob): Promise<void> {
+  async function generateOne(job: BulkRow, position: number): Promise<void> {
     const caller = { sessionId: `admin-bulk:${job.id}`, userId: job.requested_by, ipPrefix: 'admin', userAgent: 'bulk-generate' };
     const variations = job.options.variations?.length ? job.options.variations : [{}];
+    const options = parseOptions(toolDefinition(job.tool).optionsSchema, { ...(job.options.base ?? {}), ...variations[position % variations.length] });
+    const produced = await deps.generate.produce(job.tool, options, job.requested_by);
+    await deps.generate.store(job.tool, options, produced, caller, {
+      origin: 'bulk',
+      isPublic: job.options.isPublic ?? true,
+      isFeatured: job.options.isFeatured ?? false,
+      isReviewed: false,
+      expiresAt: null,
+      metadata: { bulkJobId: job.id },
+      extraWrites: job.collection_id
+        ? async (tx, contentId) => {
+            await tx.insert(toolsCollectionItems).values({ collectionId: job.collection_id!, tool: job.tool, contentId, position });
+          }
+        : undefined,
+    });
+  }
+
+  async function run(ctx: JobContext<{ bulkJobId: string }>) {
+    const job = await start(ctx.payload.bulkJobId);
+    if (!job) return { skipped: 'cancelled or finished' };
     let done = job.completed_count + job.failed_count;
     let failed = job.failed_count;
-    while (done < job.requested_count && !stopped) {
+    while (done < job.requested_count) {
+      if (ctx.signal.aborted) throw new Error('stopped');
       let ok = true;
       try {
-        const options = parseOptions(toolDefinition(job.tool).optionsSchema, { ...(job.options.base ?? {}), ...variations[done % variations.length] });
-        const produced = await deps.generate.produce(job.tool, options, job.requested_by);
-        await deps.generate.store(job.tool, options, produced, caller, {
-          origin: 'bulk',
-          isPublic: job.options.isPublic ?? true,
-          isFeatured: job.options.isFeatured ?? false,
-          isReviewed: false,
-          expiresAt: null,
-          metadata: { bulkJobId: job.id },
-          extraWrites: job.collection_id
-            ? async (tx, contentId) => {
-                await tx.insert(toolsCollectionItems).values({ collectionId: job.collection_id!, tool: job.tool, contentId, position: done });
-              }
-            : undefined,
-        });
+        await generateOne(job, done);
       } catch (err) {
         ok = false;
         failed++;
@@ -87,55 +82,29 @@ export function createBulkJobRunner(deps: { sql: postgres.Sql; generate: Generat
       // Checkpoint after every item; a cancelled job stops here.
       const [still] = await sql<{ status: string }[]>`
         update tools_bulk_jobs set completed_count = completed_count + ${ok ? 1 : 0}, failed_count = failed_count + ${ok ? 0 : 1}, updated_at = now()
-        where id = ${job.id} returning status`;
-      if (still?.status !== 'running') return;
+         where id = ${job.id} returning status`;
+      if (still?.status !== 'running') return { stopped: still?.status ?? 'deleted' };
+      await ctx.progress({ done, total: job.requested_count });
     }
-    if (stopped && done < job.requested_count) return;
     const status = failed === job.requested_count ? 'failed' : 'completed';
     await sql`
       update tools_bulk_jobs set status = ${status}, completed_at = now(), updated_at = now(),
-        error = ${failed ? `${failed} of ${job.requested_count} items failed` : null}
-      where id = ${job.id} and status = 'running'`;
+             error = ${failed ? `${failed} of ${job.requested_count} items failed` : null}
+       where id = ${job.id} and status = 'running'`;
+    return { status, failed };
   }
 
-  async function processNext(): Promise<boolean> {
-    const job = await claim();
-    if (!job) return false;
-    try {
-      await runJob(job);
-    } catch (err) {
-      deps.log?.error({ err, jobId: job.id }, 'bulk job failed');
-      await sql`update tools_bulk_jobs set status = 'failed', error = 'internal error', completed_at = now(), updated_at = now() where id = ${job.id}`;
-    }
-    return true;
-  }
-
-  const tick = () => {
-    if (running || stopped) return;
-    running = (async () => {
-      try {
-        while (!stopped && (await processNext()));
-      } catch (err) {
-        deps.log?.error({ err }, 'bulk runner tick failed');
-      }
-    })().finally(() => (running = undefined));
-  };
-
-  return {
-    processNext,
-    start(intervalMs) {
-      stopped = false;
-      if (!timer) timer = setInterval(tick, intervalMs);
-      timer.unref?.();
+  return defineJob({
+    kind: BULK_JOB_KIND,
+    parse: (p) => payloadSchema.parse(p),
+    // One item takes seconds; progress after each extends this.
+    leaseSeconds: 5 * 60,
+    maxAttempts: 5,
+    run,
+    async onGiveUp({ bulkJobId }, error) {
+      deps.log?.error({ jobId: bulkJobId, err: error }, 'bulk job gave up');
+      await sql`update tools_bulk_jobs set status = 'failed', error = 'internal error', completed_at = now(), updated_at = now()
+                 where id = ${bulkJobId} and status in ('queued', 'running')`;
     },
-    kick() {
-      if (timer) tick();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  });
 }

@@ -1,28 +1,42 @@
-// Background loops of tools-api: built by buildApp (so the admin routes can wake the bulk runner) and started
-// by main.ts through runService's startWorkers; stopped before the app's resources close.
+// Background work of tools-api: one runner of libs/jobs on the `tools` queue with two kinds (admin bulk
+// generation and the recurring expiry purge). buildApp creates it (so the admin routes can queue and wake
+// it, and tests can drain it); main.ts starts it through runService's startWorkers; it stops before the
+// app's resources close.
+import type postgres from 'postgres';
 import type { App } from '@story/http';
+import { createJobRunner, type JobRunner } from '@story/jobs';
+import type { ObjectStorage } from '@story/providers';
 import type { ToolsApiConfig } from '../config';
-import type { BulkJobRunner } from './bulk-jobs.worker';
-import type { PurgeWorker } from './purge.worker';
+import type { GenerateService } from '../features/generate/generate.service';
+import { bulkGenerateJob, type WorkerLog } from './bulk-jobs.worker';
+import { purgeJob } from './purge.worker';
 
-export { createBulkJobRunner, type BulkJobRunner } from './bulk-jobs.worker';
-export { createPurgeWorker, purgeExpiredContent, type PurgeResult } from './purge.worker';
+export { BULK_JOB_KIND, bulkGenerateJob } from './bulk-jobs.worker';
+export { PURGE_JOB_KIND, purgeExpiredContent, purgeJob, type PurgeResult } from './purge.worker';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    toolsWorkers: { bulk: BulkJobRunner; purge: PurgeWorker };
+    toolsJobs: JobRunner;
   }
 }
 
-export function registerToolsWorkers(app: App, workers: { bulk: BulkJobRunner; purge: PurgeWorker }): void {
-  app.decorate('toolsWorkers', workers);
+export function createToolsJobRunner(deps: { sql: postgres.Sql; generate: GenerateService; storage: Pick<ObjectStorage, 'delete'>; log: WorkerLog; purgeIntervalMs: number }): JobRunner {
+  return createJobRunner({
+    sql: deps.sql,
+    queue: 'tools',
+    log: deps.log,
+    jobs: [bulkGenerateJob(deps), purgeJob({ ...deps, everySeconds: Math.max(1, Math.round(deps.purgeIntervalMs / 1000)) })],
+  });
+}
+
+export function registerToolsWorkers(app: App, runner: JobRunner): void {
+  app.decorate('toolsJobs', runner);
   app.addHook('preClose', async () => {
-    await Promise.all([workers.bulk.stop(), workers.purge.stop()]);
+    await runner.stop();
   });
 }
 
 /** runService's startWorkers. */
 export function startToolsWorkers({ config, app }: { config: ToolsApiConfig; app: App }): void {
-  app.toolsWorkers.bulk.start(config.workers.bulkIntervalMs);
-  app.toolsWorkers.purge.start(config.workers.purgeIntervalMs);
+  app.toolsJobs.start(config.workers.pollIntervalMs);
 }

@@ -6,7 +6,10 @@ import type postgres from 'postgres';
 import { TOOL_ROUTES, type ToolRoute } from '@story/db';
 import type { ObjectStorage } from '@story/providers';
 import { toolTableName } from '../shared/tool-param';
+import { defineJob } from '@story/jobs';
 import type { WorkerLog } from './bulk-jobs.worker';
+
+export const PURGE_JOB_KIND = 'tools.purge';
 
 export interface PurgeResult {
   content: Partial<Record<ToolRoute, number>>;
@@ -56,32 +59,17 @@ export async function purgeExpiredContent(deps: { sql: postgres.Sql; storage: Pi
   return result;
 }
 
-export interface PurgeWorker {
-  start(intervalMs: number): void;
-  stop(): Promise<void>;
-}
-
-export function createPurgeWorker(deps: { sql: postgres.Sql; storage: Pick<ObjectStorage, 'delete'>; log?: WorkerLog }): PurgeWorker {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = purgeExpiredContent(deps)
-      .then((r) => deps.log?.info({ purged: r }, 'expired tools content purged'))
-      .catch((err: unknown) => deps.log?.error({ err }, 'purge failed'))
-      .finally(() => (running = undefined));
-  };
-  return {
-    start(intervalMs) {
-      if (timer) return;
-      tick();
-      timer = setInterval(tick, intervalMs);
-      timer.unref?.();
+/** The sweep as a recurring job of the one runner: exactly one is queued, due `everySeconds` after the last. */
+export function purgeJob(deps: { sql: postgres.Sql; storage: Pick<ObjectStorage, 'delete'>; log?: WorkerLog; everySeconds: number }) {
+  return defineJob({
+    kind: PURGE_JOB_KIND,
+    parse: () => ({}),
+    everySeconds: deps.everySeconds,
+    maxAttempts: 3,
+    async run() {
+      const purged = await purgeExpiredContent(deps);
+      deps.log?.info({ purged }, 'expired tools content purged');
+      return { ...purged };
     },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  });
 }

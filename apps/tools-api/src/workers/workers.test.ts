@@ -1,9 +1,9 @@
 // The purge of expired content (with its responses, collection items, saved prompts, flipbook pages and
-// stored PDFs; old sessions and rate-limit windows) and bulk-job claims across concurrent runners.
+// stored PDFs; old sessions and rate-limit windows), the purge as a recurring job, and bulk jobs shared by
+// two concurrent runners (two replicas).
 import { buildTestApp, generate, installPdfWorkerForJest, makePdf, multipartBody, newSessionId, sessionFor, type TestContext } from '../test/helper';
 import { createLocalLanguageModel, createObjectStorage } from '@story/providers';
-import { createBulkJobRunner } from './bulk-jobs.worker';
-import { purgeExpiredContent } from './purge.worker';
+import { createToolsJobRunner, PURGE_JOB_KIND, purgeExpiredContent } from './index';
 import { createGenerateService } from '../features/generate/generate.service';
 
 let t: TestContext;
@@ -56,14 +56,29 @@ it('hands each queued job to exactly one of two concurrent runners', async () =>
     expect(res.statusCode).toBe(202);
   }
   const generateService = createGenerateService({ db: t.database.db, sql: t.database.sql, llm: createLocalLanguageModel({ usage: { record: async () => undefined } }), limitScale: 1 });
-  const a = createBulkJobRunner({ sql: t.database.sql, generate: generateService });
-  const b = createBulkJobRunner({ sql: t.database.sql, generate: generateService });
-  const claimed = await Promise.all([a.processNext(), b.processNext()]);
-  expect(claimed).toEqual([true, true]);
+  const storage = createObjectStorage(t.config.storage, { publicBaseUrl: 'http://x' });
+  const runner = () => createToolsJobRunner({ sql: t.database.sql, generate: generateService, storage, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, purgeIntervalMs: 3_600_000 });
+  const [ranA, ranB] = await Promise.all([runner().drain(), runner().drain()]);
+  // Two bulk jobs plus the one purge the two replicas share: each ran once, by one of them.
+  expect(ranA + ranB).toBe(3);
   const jobs = await t.database.sql`select status, completed_count from tools_bulk_jobs where tool = 'story-title-generator'`;
   expect(jobs).toEqual([
     { status: 'completed', completed_count: 2 },
     { status: 'completed', completed_count: 2 },
   ]);
   expect(await t.database.sql`select count(*)::int as n from tools_story_titles`).toEqual([{ n: 4 }]);
+});
+
+it('runs the purge as one recurring job, queued again for its next turn', async () => {
+  const sql = t.database.sql;
+  const expired = await generate(t, 'story-prompts', {});
+  await sql`update tools_story_prompts set expires_at = now() - interval '1 minute' where id = ${expired.data.id}`;
+  await sql`delete from jobs where kind = ${PURGE_JOB_KIND}`;
+  await t.app.toolsJobs.drain();
+  expect(await sql`select 1 from tools_story_prompts where id = ${expired.data.id}`).toHaveLength(0);
+  const [done] = await sql<{ result: { content: Record<string, number> } }[]>`select result from jobs where kind = ${PURGE_JOB_KIND} and status = 'succeeded'`;
+  expect(done!.result.content['story-prompts']).toBe(1);
+  const queued = await sql<{ run_at: Date }[]>`select run_at from jobs where kind = ${PURGE_JOB_KIND} and status = 'queued'`;
+  expect(queued).toHaveLength(1);
+  expect(new Date(queued[0]!.run_at).getTime()).toBeGreaterThan(Date.now() + 60_000);
 });

@@ -41,6 +41,8 @@ export const jobs = pgTable(
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     lastError: text('last_error'),
     result: jsonb('result').$type<Record<string, unknown>>(),
+    /** What a running job reported last (e.g. {done, total}); also refreshes the lease when written. */
+    progress: jsonb('progress').$type<Record<string, unknown>>(),
     /**
      * While a job with this key is queued or running, enqueueing another is a no-op
      * (INSERT ... ON CONFLICT DO NOTHING), e.g. 'transcribe:<recording id>'. Finished jobs free the key.

@@ -1,9 +1,10 @@
-// Book export jobs (export_jobs: pending -> processing -> completed | failed). POST queues a row and
-// wakes the in-process worker; the worker claims pending rows with FOR UPDATE SKIP LOCKED, so several
-// replicas share the queue without rendering one job twice, renders the PDF and streams it into
-// storage. Rows survive restarts: a replica picks up pending rows when it starts listening, and a
-// processing row whose renderer died is put back after a lease.
-import type { Sql } from 'postgres';
+// Book export jobs. export_jobs holds what a user sees (pending -> processing -> completed | failed); a
+// `book.export` job of the one runner (libs/jobs), queued in the same transaction as the row, renders the
+// PDF and streams it into storage. The runner's claim (FOR UPDATE SKIP LOCKED) lets replicas share the
+// work without rendering one export twice; a renderer that dies is taken over when its lease passes.
+import type { Sql, TransactionSql } from 'postgres';
+import { z } from 'zod';
+import { defineJob } from '@story/jobs';
 import { AppError, badRequest, notFound } from '@story/http';
 import { newObjectKey, type ObjectStorage, type StoredObject } from '@story/providers';
 import { one, type ExportKind } from '@story/db';
@@ -49,8 +50,8 @@ interface JobRow {
 // Timestamps leave PostgreSQL as ISO 8601 UTC text (the shared client hands timestamps over unparsed).
 const JOB_COLUMNS = `id, book_id, user_id, kind, status, storage_key, size_bytes, item_count, error, to_char(created_at, ${ISO_UTC}) as created_at,
   to_char(started_at, ${ISO_UTC}) as started_at, to_char(completed_at, ${ISO_UTC}) as completed_at`;
-/** A processing row older than this belongs to a renderer that died (a 300-page book renders in seconds). */
-const LEASE_MINUTES = 15;
+/** The runner's job kind that renders one export_jobs row. */
+export const BOOK_EXPORT_JOB = 'book.export';
 
 const toView = (r: JobRow): ExportJobView => ({
   id: r.id,
@@ -72,13 +73,13 @@ export interface BookExportDeps {
   storage: Pick<ObjectStorage, 'put' | 'get' | 'delete'>;
   templates: Pick<TemplatesService, 'settingsOf'>;
   log: { error(obj: unknown, msg: string): void };
+  /** Queue the render of an export row, in the transaction that inserts it. */
+  queueRender(exportJobId: string, tx: TransactionSql): Promise<void>;
+  /** Wake this process's job runner (it would find the job at its next poll anyway). */
+  wakeRunner?: () => void;
 }
 
-export function createBookExportService({ sql, access, storage, templates, log }: BookExportDeps) {
-  let draining: Promise<void> | null = null;
-  let wakeAgain = false;
-  let closed = false;
-
+export function createBookExportService({ sql, access, storage, templates, log, queueRender, wakeRunner }: BookExportDeps) {
   async function bookOwner(bookId: string): Promise<{ userId: string; chapters: number; title: string }> {
     const [book] = await sql<{ userId: string; chapters: number; title: string }[]>`
       select user_id as "userId", cardinality(story_ids) as chapters, title from books where id = ${bookId}`;
@@ -152,8 +153,8 @@ export function createBookExportService({ sql, access, storage, templates, log }
     return { key, size: stored.size, pages };
   }
 
-  /** Render one claimed job and record the outcome; never throws. */
-  async function process(job: JobRow): Promise<void> {
+  /** Render one claimed row and record the outcome; only an unexpected failure throws (the runner retries it). */
+  async function render(job: JobRow): Promise<void> {
     try {
       const out = job.kind === 'cover' ? await renderCover(job) : await renderInterior(job);
       const [updated] = await sql`
@@ -163,77 +164,49 @@ export function createBookExportService({ sql, access, storage, templates, log }
       // The book (and with it the job) was deleted while rendering: the file has no owner left.
       if (!updated) await storage.delete(out.key);
     } catch (err) {
-      const message = err instanceof AppError ? err.message : 'The PDF could not be rendered';
-      if (!(err instanceof AppError)) log.error({ err, jobId: job.id }, 'book export failed');
-      await sql`update export_jobs set status = 'failed', error = ${message}, completed_at = now(), updated_at = now() where id = ${job.id}`.catch((e: unknown) =>
-        log.error({ err: e, jobId: job.id }, 'could not record the export failure'),
-      );
+      // A refusal the user can act on (too many pages, no chapters) is final; anything else is retried.
+      if (!(err instanceof AppError)) throw err;
+      await markFailed(job.id, err.message);
     }
   }
 
-  /** Claim the oldest pending book export (or the given one), skipping rows another worker holds. */
-  async function claim(jobId?: string): Promise<JobRow | null> {
+  async function markFailed(exportJobId: string, message: string): Promise<void> {
+    await sql`update export_jobs set status = 'failed', error = ${message}, completed_at = now(), updated_at = now()
+               where id = ${exportJobId} and status in ('pending', 'processing')`;
+  }
+
+  /** Take the row for rendering (a retry or a takeover finds it still processing); null when there is nothing to do. */
+  async function start(exportJobId: string): Promise<JobRow | null> {
     const rows = await sql.unsafe<JobRow[]>(
-      `update export_jobs set status = 'processing', started_at = now(), updated_at = now()
-        where id = (select id from export_jobs
-                     where status = 'pending' and kind in ('interior', 'cover') ${jobId ? 'and id = $1' : ''}
-                     order by created_at limit 1 for update skip locked)
+      `update export_jobs set status = 'processing', started_at = coalesce(started_at, now()), updated_at = now()
+        where id = $1 and status in ('pending', 'processing') and kind in ('interior', 'cover')
         returning ${JOB_COLUMNS}`,
-      jobId ? [jobId] : [],
+      [exportJobId],
     );
     return rows[0] ?? null;
   }
 
-  async function drain(): Promise<void> {
-    // Put back rows whose renderer died mid-job (a crash or a killed replica).
-    await sql`update export_jobs set status = 'pending', started_at = null, updated_at = now()
-               where status = 'processing' and kind in ('interior', 'cover') and started_at < now() - make_interval(mins => ${LEASE_MINUTES})`;
-    for (;;) {
-      if (closed) return;
-      const job = await claim();
-      if (!job) return;
-      await process(job);
-    }
-  }
-
-  /** Wake the worker: one drain loop per process; a wake during a drain runs another pass after it. */
-  function wake(): void {
-    if (closed) return;
-    if (draining) {
-      wakeAgain = true;
-      return;
-    }
-    draining = drain()
-      .catch((err: unknown) => log.error({ err }, 'book export worker failed'))
-      .finally(() => {
-        draining = null;
-        if (wakeAgain) {
-          wakeAgain = false;
-          wake();
-        }
-      });
-  }
+  /** The runner's job kind: render one export row. */
+  const job = defineJob({
+    kind: BOOK_EXPORT_JOB,
+    parse: (p) => z.object({ exportJobId: z.uuid() }).parse(p),
+    // A 300-page book renders in seconds; a renderer silent for this long has died.
+    leaseSeconds: 15 * 60,
+    maxAttempts: 3,
+    async run({ payload }) {
+      const row = await start(payload.exportJobId);
+      if (row) await render(row);
+    },
+    async onRetry({ exportJobId }, err) {
+      log.error({ err, jobId: exportJobId }, 'book export failed; retrying');
+    },
+    async onGiveUp({ exportJobId }) {
+      await markFailed(exportJobId, 'The PDF could not be rendered');
+    },
+  });
 
   return {
-    wake,
-
-    /** Render one job now if it is still pending (the worker's unit of work; tests call it directly). */
-    async runExportJob(jobId: string): Promise<ExportJobView | null> {
-      const job = await claim(jobId);
-      if (job) await process(job);
-      const [row] = await sql.unsafe<JobRow[]>(`select ${JOB_COLUMNS} from export_jobs where id = $1`, [jobId]);
-      return row ? toView(row) : null;
-    },
-
-    /** Wait for the running drain (tests, shutdown). */
-    async idle(): Promise<void> {
-      while (draining) await draining;
-    },
-
-    async close(): Promise<void> {
-      closed = true;
-      while (draining) await draining;
-    },
+    job,
 
     async request(callerId: string, bookId: string, kind: BookExportKind): Promise<ExportJobView> {
       const book = await bookOwner(bookId);
@@ -246,8 +219,13 @@ export function createBookExportService({ sql, access, storage, templates, log }
         const allowed = TIER_ALLOWANCES[tier].bookPages;
         if (allowed !== null) assertAllowance(tier, 'bookPages', 0, 2 + book.chapters);
       }
-      const row = one(await sql.unsafe<JobRow[]>(`insert into export_jobs (user_id, book_id, kind) values ($1, $2, $3) returning ${JOB_COLUMNS}`, [callerId, bookId, kind]));
-      wake();
+      // The row and its render job in one transaction: neither exists without the other.
+      const row = await sql.begin(async (tx) => {
+        const inserted = one(await tx.unsafe<JobRow[]>(`insert into export_jobs (user_id, book_id, kind) values ($1, $2, $3) returning ${JOB_COLUMNS}`, [callerId, bookId, kind]));
+        await queueRender(inserted.id, tx);
+        return inserted;
+      });
+      wakeRunner?.();
       return toView(row);
     },
 

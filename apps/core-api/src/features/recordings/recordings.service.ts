@@ -4,7 +4,8 @@
 // of the storage write.
 import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
-import { one, type JobQueue } from '@story/db';
+import { one } from '@story/db';
+import type { JobRunner } from '@story/jobs';
 import { AppError, badRequest, notFound } from '@story/http';
 import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
@@ -81,7 +82,8 @@ export interface RecordingsServiceDeps {
   sql: Sql;
   storage: ObjectStorage;
   access: AccessPolicy;
-  jobs: JobQueue;
+  /** The core runner, to queue `recording.process` in the transaction that writes the row. */
+  jobs: Pick<JobRunner, 'enqueue'>;
   /** Prefix of audio_url, e.g. https://api.example (empty: a path on this service). */
   publicBaseUrl: string;
   /** MAX_STORED_FILE_BYTES (spec 000 Limits: 50 MB). */
@@ -324,12 +326,12 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
       const row = await owned(userId, id);
       if (!row.storageKey || row.status !== 'completed') throw new AppError('conflict', 'This recording has no stored media to transcribe', { code: 'no_media' });
       return sql.begin(async (tx) => {
-        const jobId = await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: false }, { dedupeKey: `recording:${row.id}` }, tx);
+        const { created } = await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: false }, { dedupeKey: `recording:${row.id}` }, tx);
         const [updated] = await tx<RecordingRow[]>`
           update recordings set transcript_status = case when transcript_status = 'processing' then 'processing' else 'pending' end,
                  transcript_error = null, updated_at = now()
            where id = ${row.id} returning ${COLUMNS(tx as unknown as Sql)}`;
-        return { queued: jobId !== null, alreadyQueued: jobId === null, recording: updated! };
+        return { queued: created, alreadyQueued: !created, recording: updated! };
       });
     },
   };

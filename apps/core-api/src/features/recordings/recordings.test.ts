@@ -6,7 +6,6 @@ import { createDeepgramSpeechToText, createMemoryUsageRecorder, createSpeechReco
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { buildTestAppWithProviders, fakeSpeech, makeTone, multipart, type Part } from '../../test/conversations-factories';
 import { createRecordingWorker } from '../../workers/recording-jobs.worker';
-import { createJobQueue } from '@story/db';
 
 function upload(t: TestContext, user: SignedUp, parts: Part[]) {
   const body = multipart(parts);
@@ -32,7 +31,7 @@ describe('recordings', () => {
   });
   afterAll(() => t.close());
 
-  const worker = () => createRecordingWorker({ sql: t.database.sql, jobs: createJobQueue(t.database.sql, 'core'), storage, speech: { available: false, providers: [], transcribe: async () => { throw new Error('unused'); } } });
+  const worker = () => createRecordingWorker({ sql: t.database.sql, storage, speech: { available: false, providers: [], transcribe: async () => { throw new Error('unused'); } } });
 
   it('saves an upload: row, stored bytes, browser caption pending, a queued job; the job adds duration and waveform', async () => {
     const res = await upload(t, user, [
@@ -225,8 +224,7 @@ describe('recordings: storage failures', () => {
       const user = await signUp(t.app);
       const body = multipart([{ name: 'transcript', value: 'we lived on mill st' }, { name: 'audio', value: await makeTone(1), filename: 'a.wav', contentType: 'audio/wav' }]);
       const id = (await t.app.inject({ method: 'POST', url: '/api/recordings', headers: { ...user.headers, ...body.headers }, payload: body.payload })).json().recording.id;
-      const jobs = createJobQueue(t.database.sql, 'core');
-      await createRecordingWorker({ sql: t.database.sql, jobs, storage, speech }).runOnce();
+      await createRecordingWorker({ sql: t.database.sql, storage, speech }).runOnce();
       const [row] = await t.database.sql`select transcript, transcript_source, transcript_status, transcript_updated_at, transcript_words from recordings where id = ${id}`;
       expect(row).toMatchObject({ transcript: 'We lived on Mill Street in 1952.', transcript_source: 'google', transcript_status: 'done' });
       expect(String(row!['transcript_updated_at'])).toMatch(/^\d{4}-\d{2}-\d{2}/);
@@ -252,8 +250,7 @@ describe('recordings: storage failures', () => {
       const user = await signUp(t.app);
       const body = multipart([{ name: 'audio', value: await makeTone(1), filename: 'a.wav', contentType: 'audio/wav' }]);
       const id = (await t.app.inject({ method: 'POST', url: '/api/recordings', headers: { ...user.headers, ...body.headers }, payload: body.payload })).json().recording.id;
-      const jobs = createJobQueue(t.database.sql, 'core');
-      const w = createRecordingWorker({ sql: t.database.sql, jobs, storage, speech });
+      const w = createRecordingWorker({ sql: t.database.sql, storage, speech });
       await w.runOnce();
       let [row] = await t.database.sql`select transcript_status, transcript_error from recordings where id = ${id}`;
       expect(row).toMatchObject({ transcript_status: 'pending', transcript_error: 'Speech recognition timed out' });
@@ -314,7 +311,7 @@ describe('recordings: limits and streaming transcription', () => {
       const res = await upload(t, user, [{ name: 'duration', value: '60' }, { name: 'audio', value: await longMp3(), filename: 'long.mp3', contentType: 'audio/mpeg' }]);
       expect(res.statusCode).toBe(201);
       const id = res.json().recording.id;
-      await createRecordingWorker({ sql: t.database.sql, jobs: createJobQueue(t.database.sql, 'core'), storage, speech }).runOnce();
+      await createRecordingWorker({ sql: t.database.sql, storage, speech }).runOnce();
       const [row] = await t.database.sql`select transcript_status, transcript_error, transcript from recordings where id = ${id}`;
       expect(row).toEqual({ transcript_status: 'failed', transcript_error: VOICE_LIMIT, transcript: null });
       expect(speech.calls).toHaveLength(0);
@@ -333,7 +330,7 @@ describe('recordings: limits and streaming transcription', () => {
       const user = await signUp(t.app);
       const tone = await makeTone(2, 'mp3');
       const id = (await upload(t, user, [{ name: 'audio', value: tone, filename: 'a.mp3', contentType: 'audio/mpeg' }])).json().recording.id;
-      await createRecordingWorker({ sql: t.database.sql, jobs: createJobQueue(t.database.sql, 'core'), storage, speech }).runOnce();
+      await createRecordingWorker({ sql: t.database.sql, storage, speech }).runOnce();
       expect(speech.calls).toHaveLength(1);
       const [call] = speech.calls;
       expect(call).toMatchObject({ buffer: false, bytes: tone.length, streamed: tone.length, path: expect.stringMatching(/rec-job-[^/]+\/media$/) });
@@ -356,7 +353,7 @@ describe('recordings: limits and streaming transcription', () => {
       const wav = await makeTone(1);
       expect(wav.length).toBeGreaterThan(4096);
       const id = (await upload(t, user, [{ name: 'audio', value: wav, filename: 'a.wav', contentType: 'audio/wav' }])).json().recording.id;
-      await createRecordingWorker({ sql: t.database.sql, jobs: createJobQueue(t.database.sql, 'core'), storage, speech }).runOnce();
+      await createRecordingWorker({ sql: t.database.sql, storage, speech }).runOnce();
       const [row] = await t.database.sql`select transcript_status, transcript_error from recordings where id = ${id}`;
       expect(row!['transcript_status']).toBe('failed');
       expect(row!['transcript_error']).toBe(`The recording is ${wav.length} bytes, more than the 4096 bytes deepgram accepts for transcription`);

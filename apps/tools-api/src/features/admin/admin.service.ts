@@ -75,7 +75,16 @@ const slugify = (s: string) =>
     .replace(/[\s_-]+/g, '-')
     .slice(0, 80) || 'collection';
 
-export function createAdminService(deps: { sql: postgres.Sql; generate: GenerateService; onJobQueued?: () => void }) {
+export interface AdminServiceDeps {
+  sql: postgres.Sql;
+  generate: GenerateService;
+  /** Queue the job that runs a bulk row, in the transaction that inserts the row. */
+  queueBulkJob: (bulkJobId: string, tx: postgres.TransactionSql) => Promise<void>;
+  /** Wake this process's runner (it would find the job at its next poll anyway). */
+  onJobQueued?: () => void;
+}
+
+export function createAdminService(deps: AdminServiceDeps) {
   const { sql } = deps;
 
   const rowColumns = (tool: ToolRoute) => sql`
@@ -109,11 +118,16 @@ export function createAdminService(deps: { sql: postgres.Sql; generate: Generate
     // Every combination is checked now, so a job never fails item after item on bad options.
     const variations = input.variations?.length ? input.variations : [{}];
     variations.forEach((v) => parseOptions(def.optionsSchema, { ...(input.options ?? {}), ...v }));
-    const [row] = await sql<BulkRow[]>`
-      insert into tools_bulk_jobs (tool, requested_by, options, requested_count, collection_id)
-      values (${tool}, ${requestedBy}, ${JSON.stringify({ base: input.options ?? {}, variations: input.variations ?? [], isPublic: input.isPublic ?? true, isFeatured: input.isFeatured ?? false })}::jsonb,
-              ${input.count}, ${input.collectionId ?? null})
-      returning *`;
+    // The row and its job in one transaction: neither exists without the other.
+    const row = await sql.begin(async (tx) => {
+      const [inserted] = await tx<BulkRow[]>`
+        insert into tools_bulk_jobs (tool, requested_by, options, requested_count, collection_id)
+        values (${tool}, ${requestedBy}, ${JSON.stringify({ base: input.options ?? {}, variations: input.variations ?? [], isPublic: input.isPublic ?? true, isFeatured: input.isFeatured ?? false })}::jsonb,
+                ${input.count}, ${input.collectionId ?? null})
+        returning *`;
+      await deps.queueBulkJob(inserted!.id, tx);
+      return inserted;
+    });
     deps.onJobQueued?.();
     return toJobView(row!);
   }

@@ -56,8 +56,9 @@ it('runs a bulk job in the background with progress, checkpointed per item', asy
   const job = queued.json().data;
   expect(job).toMatchObject({ status: 'queued', requestedCount: 3, completedCount: 0, progress: 0 });
   // The app's runner is not started in tests: run it here.
-  expect(await t.app.toolsWorkers.bulk.processNext()).toBe(true);
-  expect(await t.app.toolsWorkers.bulk.processNext()).toBe(false);
+  await t.app.toolsJobs.drain();
+  const [runnerJob] = await t.database.sql`select status, progress from jobs where kind = 'tools.bulk_generate' and payload->>'bulkJobId' = ${job.id}`;
+  expect(runnerJob).toEqual({ status: 'succeeded', progress: { done: 3, total: 3 } });
   const done = (await call('GET', `/api/admin/character-name-generator/bulk-jobs/${job.id}`)).json().data;
   expect(done).toMatchObject({ status: 'completed', completedCount: 3, failedCount: 0, progress: 100, startedAt: expect.any(String), completedAt: expect.any(String) });
   const rows = await t.database.sql`select is_public, expires_at, generation_options->>'style' as style, metadata->>'bulkJobId' as job from tools_character_names where metadata->>'bulkJobId' = ${job.id} order by created_at`;
@@ -70,9 +71,11 @@ it('runs a bulk job in the background with progress, checkpointed per item', asy
 
 it('resumes a job from its checkpoint', async () => {
   const queued = (await call('POST', '/api/admin/first-line-generator/bulk-generate', { count: 4 })).json().data;
-  // A worker died after two items: the job is 'running' with no progress for ten minutes.
+  // A worker died after two items: the row is 'running' at its checkpoint and the job's lease has passed.
   await t.database.sql`update tools_bulk_jobs set status = 'running', completed_count = 2, updated_at = now() - interval '10 minutes' where id = ${queued.id}`;
-  expect(await t.app.toolsWorkers.bulk.processNext()).toBe(true);
+  await t.database.sql`update jobs set status = 'running', attempts = 1, locked_by = 'a-dead-worker', lease_expires_at = now() - interval '1 second'
+                        where kind = 'tools.bulk_generate' and payload->>'bulkJobId' = ${queued.id}`;
+  await t.app.toolsJobs.drain();
   const done = (await call('GET', `/api/admin/first-line-generator/bulk-jobs/${queued.id}`)).json().data;
   expect(done).toMatchObject({ status: 'completed', completedCount: 4 });
   expect(await t.database.sql`select count(*)::int as n from tools_first_lines where metadata->>'bulkJobId' = ${queued.id}`).toEqual([{ n: 2 }]);
@@ -86,7 +89,7 @@ it('creates collections and fills them through generate-prompts', async () => {
   expect((await call('POST', '/api/admin/story-prompts/collections', { title: 'Winter Tales' })).statusCode).toBe(409);
   const job = (await call('POST', `/api/admin/story-prompts/collections/${collection.id}/generate-prompts`, { count: 2, options: { genre: 'horror' } })).json().data;
   expect(job.collectionId).toBe(collection.id);
-  await t.app.toolsWorkers.bulk.processNext();
+  await t.app.toolsJobs.drain();
   const list = (await call('GET', '/api/admin/story-prompts/collections')).json().data;
   expect(list.find((c: { id: string }) => c.id === collection.id).itemCount).toBe(2);
   expect((await call('POST', `/api/admin/plot-twists/collections/${collection.id}/generate-prompts`, { count: 1 })).statusCode).toBe(404);

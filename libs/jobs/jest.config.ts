@@ -1,0 +1,5 @@
+export default {
+  displayName: 'jobs',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};
