@@ -1,11 +1,12 @@
-// `npm start`: the main job. Bundles the three services (Nx caches the build), starts the embedded
-// PostgreSQL server when DATABASE_URL is unset, applies migrations, then runs each bundle as its own
-// process (as deployed), waits for their /health, prints their URLs, and on Ctrl-C stops the services
-// first and the database last.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// `npm start`: the main job. Bundles the three services with esbuild (tools/bundle.ts, under a second),
+// starts the embedded PostgreSQL server when DATABASE_URL is unset, applies migrations, then runs each
+// bundle as its own process (as deployed), waits for their /health, prints their URLs with a line per
+// step and its time, and on Ctrl-C stops the services first and the database last.
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadOrExit, loadPlatformConfig } from '@story/config';
 import { runMigrations, startEmbeddedPostgres, type EmbeddedServer } from '@story/db';
+import { bundleServices } from './bundle';
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = [
@@ -14,7 +15,8 @@ const SERVICES = [
   { name: 'tools-api', portKey: 'toolsApi' },
 ] as const;
 
-const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+const startedAt = Date.now();
+const say = (line: string) => process.stdout.write(`[start ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -33,20 +35,19 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_00
 
 async function main(): Promise<void> {
   const config = loadOrExit(() => loadPlatformConfig(process.env));
-  say('building the services');
-  execFileSync(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', 'build', '-p', ...SERVICES.map((s) => s.name), '--outputStyle=static'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  say('bundling the three services with esbuild');
+  const bundles = await bundleServices(SERVICES.map((s) => s.name));
+  say('bundled');
   let embedded: EmbeddedServer | undefined;
   let databaseUrl = config.database.url;
   if (!databaseUrl) {
-    say(`starting embedded PostgreSQL on 127.0.0.1:${config.database.embeddedPort} (data in ${path.join(config.dataDir, 'pg')})`);
+    say(`starting embedded PostgreSQL (the first start also creates its data folder) on 127.0.0.1:${config.database.embeddedPort} (data in ${path.join(config.dataDir, 'pg')})`);
     embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg'), port: config.database.embeddedPort });
     databaseUrl = embedded.url;
   }
+  say('applying migrations');
   await runMigrations(databaseUrl);
-  say('database migrated');
+  say('database migrated; starting the services');
 
   const children: { name: string; child: ChildProcess }[] = [];
   let stopping = false;
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stopAll(0));
 
   for (const service of SERVICES) {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', service.name, 'main.cjs')], {
+    const child = spawn(process.execPath, ['--enable-source-maps', bundles[service.name]], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir },
       stdio: 'inherit',

@@ -1,0 +1,41 @@
+// Bundle the three services with esbuild straight from the TypeScript sources (the @story/* libs are
+// resolved through tsconfig paths, npm packages stay external), as `npm start` runs them. One esbuild
+// call builds all three in well under a second, so no build cache and no prior tsc build of the libs is
+// needed; `npm run build` (Nx, for the Docker images) is unchanged.
+import path from 'node:path';
+import { build } from 'esbuild';
+
+export const SERVICE_NAMES = ['core-api', 'email-service', 'tools-api'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** Write dist/apps/<name>/main.cjs (+ source map) for each service; returns the bundle paths by name. */
+export async function bundleServices(names: readonly ServiceName[] = SERVICE_NAMES, outRoot = path.join(ROOT, 'dist', 'apps')): Promise<Record<ServiceName, string>> {
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: names.map((name) => ({ in: `apps/${name}/src/main.ts`, out: `${name}/main` })),
+    outdir: outRoot,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // npm packages load from node_modules at run time; only the project's own code is bundled.
+    packages: 'external',
+    tsconfig: path.join(ROOT, 'tsconfig.base.json'),
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  return Object.fromEntries(names.map((name) => [name, path.join(outRoot, name, 'main.cjs')])) as Record<ServiceName, string>;
+}
+
+if (require.main === module) {
+  const started = Date.now();
+  bundleServices()
+    .then((out) => process.stdout.write(`bundled ${Object.keys(out).join(', ')} in ${Date.now() - started} ms\n`))
+    .catch((err: unknown) => {
+      process.stderr.write(`bundle failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
+}
