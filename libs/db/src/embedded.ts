@@ -80,7 +80,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
   try {
     const rows = await admin`select 1 from pg_database where datname = ${database}`;
-    if (rows.length === 0) await admin.unsafe(`create database "${database}"`);
+    if (rows.length === 0) await admin`create database ${admin(database)}`;
   } finally {
     await admin.end({ timeout: 5 });
   }

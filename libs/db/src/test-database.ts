@@ -24,7 +24,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `story_t_${template.split('_')[2]}_${randomBytes(5).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
   try {
-    await admin.unsafe(`create database "${name}" template "${template}"`);
+    await admin`create database ${admin(name)} template ${admin(template)}`;
   } finally {
     await admin.end({ timeout: 5 });
   }
@@ -38,7 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await client.close();
       const a = postgres(adminUrl, { max: 1, onnotice: () => undefined });
       try {
-        await a.unsafe(`drop database if exists "${name}" with (force)`);
+        await a`drop database if exists ${a(name)} with (force)`;
       } finally {
         await a.end({ timeout: 5 });
       }

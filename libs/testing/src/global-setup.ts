@@ -27,7 +27,7 @@ export default async function globalSetup(): Promise<void> {
   const template = `story_tpl_${process.pid}_${Date.now().toString(36)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
   try {
-    await admin.unsafe(`create database "${template}"`);
+    await admin`create database ${admin(template)}`;
   } finally {
     await admin.end({ timeout: 5 });
   }

@@ -8,8 +8,8 @@ export default async function globalTeardown(): Promise<void> {
   const admin = postgres(state.adminUrl, { max: 1, onnotice: () => undefined });
   try {
     const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`story_t_${state.template.split('_')[2]}_%`}`;
-    for (const { datname } of leftovers) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
-    await admin.unsafe(`drop database if exists "${state.template}" with (force)`);
+    for (const { datname } of leftovers) await admin`drop database if exists ${admin(datname)} with (force)`;
+    await admin`drop database if exists ${admin(state.template)} with (force)`;
   } finally {
     await admin.end({ timeout: 5 });
   }
