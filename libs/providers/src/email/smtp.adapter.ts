@@ -1,10 +1,13 @@
 // SMTP delivery through a pooled nodemailer transport (any SMTP server, or Resend's SMTP relay). nodemailer's
 // errors are translated here into ProviderError so the send worker decides retry or give-up by `kind` alone:
 // 4xx replies and broken connections are retried later, 5xx replies are final for that message.
-import { createTransport } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import { ProviderError, type ProviderErrorKind } from '../provider-error';
 import type { EmailDelivery, EmailMessage, SendResult } from './email.port';
 import { resolveMessageId, toMailOptions, withSender } from './mail-options';
+import { lazyModule } from '../shared/lazy-module';
+
+const loadSdk = lazyModule(() => require('nodemailer') as typeof Nodemailer);
 
 const PROVIDER = 'smtp';
 
@@ -81,11 +84,11 @@ export function parseQueueId(response: string | undefined): string | undefined {
 
 export function createSmtpDelivery(options: SmtpDeliveryOptions): EmailDelivery {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SMTP_TIMEOUT_MS;
-  let transporter: ReturnType<typeof createTransport>;
+  let transporter: ReturnType<typeof Nodemailer.createTransport>;
   try {
     // Values in the URL (host, port, auth, secure from smtps://) win over these; TLS follows the scheme:
     // smtps:// is implicit TLS, smtp:// upgrades with STARTTLS when the server offers it.
-    transporter = createTransport({
+    transporter = loadSdk().createTransport({
       url: options.smtpUrl,
       pool: true,
       maxConnections: options.maxConnections ?? 5,

@@ -1,6 +1,7 @@
 // LLM through `@anthropic-ai/sdk` (Messages API): the base URL is configurable, the SDK's own retries are
 // off so our retry policy applies; JSON is asked for in the system prompt and the first object is parsed.
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type * as AnthropicSdk from '@anthropic-ai/sdk';
+import { lazyModule } from '../shared/lazy-module';
 import type { RetryPolicy } from '../shared/resilience';
 import type { UsageRecorder } from '../shared/usage';
 import { createChatModel, DEFAULT_LLM_TIMEOUT_MS, translateSdkError } from './chat-model';
@@ -19,8 +20,11 @@ export interface AnthropicLlmOptions {
   retry?: RetryPolicy;
 }
 
+const loadSdk = lazyModule(() => require('@anthropic-ai/sdk') as typeof AnthropicSdk);
+
 export function createAnthropicLanguageModel(options: AnthropicLlmOptions): LanguageModel {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
+  const { default: Anthropic, APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } = loadSdk();
   const client = new Anthropic({
     apiKey: options.apiKey,
     baseURL: options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL,

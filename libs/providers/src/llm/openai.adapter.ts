@@ -1,6 +1,7 @@
 // LLM through the `openai` SDK against any OpenAI-compatible server (OpenAI, Ollama, vLLM): the base URL
 // is configurable, the SDK's own retries are off so our retry policy applies, JSON uses json_object mode.
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type * as OpenAiSdk from 'openai';
+import { lazyModule } from '../shared/lazy-module';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ProviderError } from '../provider-error';
 import type { RetryPolicy } from '../shared/resilience';
@@ -20,9 +21,12 @@ export interface OpenAiLlmOptions {
   retry?: RetryPolicy;
 }
 
+const loadSdk = lazyModule(() => require('openai') as typeof OpenAiSdk);
+
 export function createOpenAiLanguageModel(options: OpenAiLlmOptions): LanguageModel {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
   // apiKey and baseURL are always passed so the SDK never falls back to reading process.env.
+  const { default: OpenAI, APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } = loadSdk();
   const client = new OpenAI({
     apiKey: options.apiKey || 'not-configured',
     baseURL: options.baseUrl || OPENAI_DEFAULT_BASE_URL,

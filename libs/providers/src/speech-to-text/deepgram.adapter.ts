@@ -1,12 +1,15 @@
 // Deepgram (stt_fallback) pre-recorded transcription: POST /v1/listen with the media streamed as the body
 // (a fresh stream per attempt), through the official SDK pointed at a configurable base URL so tests use a
 // local fake (CONTRACTS §4).
-import { DeepgramClient } from '@deepgram/sdk';
+import type * as DeepgramSdk from '@deepgram/sdk';
 import { ProviderError } from '../provider-error';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry, withTimeout } from '../shared/resilience';
 import { assertWithinCap, type SpeechToText, type TranscribeOptions, type Transcription, type TranscriptWord } from './speech-to-text.port';
 import { sttCostUsd } from './stt-pricing';
 import { raceAbort, toProviderError } from './stt-errors';
+import { lazyModule } from '../shared/lazy-module';
+
+const loadSdk = lazyModule(() => require('@deepgram/sdk') as typeof DeepgramSdk);
 
 const PROVIDER = 'deepgram';
 /** Deepgram's documented maximum for pre-recorded audio: 2 GB per file. */
@@ -71,7 +74,7 @@ export function createDeepgramSpeechToText(config: DeepgramSpeechConfig): Speech
   const retry = config.retry ?? DEFAULT_RETRY;
   const model = config.model ?? 'nova-2';
   // Retries are ours (withRetry), so the SDK's are switched off.
-  const client = new DeepgramClient({ apiKey: config.apiKey, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), maxRetries: 0 });
+  const client = new (loadSdk().DeepgramClient)({ apiKey: config.apiKey, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), maxRetries: 0 });
 
   function request(options: TranscribeOptions) {
     const keywords = keywordsFrom(options.prompt);

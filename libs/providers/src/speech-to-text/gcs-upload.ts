@@ -3,9 +3,12 @@
 // gs:// URI.
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Storage } from '@google-cloud/storage';
+import type * as GcsSdk from '@google-cloud/storage';
 import { ProviderError } from '../provider-error';
 import type { MediaSource } from './speech-to-text.port';
+import { lazyModule } from '../shared/lazy-module';
+
+const loadSdk = lazyModule(() => require('@google-cloud/storage') as typeof GcsSdk);
 
 export interface GcsUploadConfig {
   bucket: string;
@@ -17,7 +20,7 @@ export interface GcsUploadConfig {
 }
 
 export function createGcsUploader(config: GcsUploadConfig): (media: MediaSource, options: { mimeType: string }) => Promise<string> {
-  const storage = new Storage({ keyFilename: config.keyFilename, projectId: config.projectId, apiEndpoint: config.apiEndpoint, retryOptions: { autoRetry: true, maxRetries: 2 } });
+  const storage = new (loadSdk().Storage)({ keyFilename: config.keyFilename, projectId: config.projectId, apiEndpoint: config.apiEndpoint, retryOptions: { autoRetry: true, maxRetries: 2 } });
   const bucket = storage.bucket(config.bucket);
   return async (media, { mimeType }) => {
     const now = new Date();

@@ -3,12 +3,16 @@
 // under 14 MB goes inline to speech:recognize (the only place media is read whole: the request carries it
 // base64-encoded); larger media goes through longrunningrecognize with the object streamed into Cloud
 // Storage, which needs a `gcsUri` resolver.
-import { v1, v1p1beta1 } from '@google-cloud/speech';
+import type * as GoogleSpeechSdk from '@google-cloud/speech';
+import type { v1, v1p1beta1 } from '@google-cloud/speech';
 import { ProviderError } from '../provider-error';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry, withTimeout } from '../shared/resilience';
 import { assertWithinCap, readMedia, type MediaSource, type SpeechToText, type TranscribeOptions, type Transcription, type TranscriptWord } from './speech-to-text.port';
 import { sttCostUsd } from './stt-pricing';
 import { raceAbort, toProviderError } from './stt-errors';
+import { lazyModule } from '../shared/lazy-module';
+
+const loadSdk = lazyModule(() => require('@google-cloud/speech') as typeof GoogleSpeechSdk);
 
 const PROVIDER = 'google';
 /** Spec 000: "Transcription inline size: under 14 MB". */
@@ -198,7 +202,7 @@ export function createGoogleSpeechToText(config: GoogleSpeechConfig = {}): Speec
   let stable: v1.SpeechClient | undefined;
   let beta: v1p1beta1.SpeechClient | undefined;
   const client = (encoding: Encoding) =>
-    encoding === 'MP3' ? (beta ??= new v1p1beta1.SpeechClient(clientOptions(config))) : (stable ??= new v1.SpeechClient(clientOptions(config)));
+    encoding === 'MP3' ? (beta ??= new (loadSdk().v1p1beta1.SpeechClient)(clientOptions(config))) : (stable ??= new (loadSdk().v1.SpeechClient)(clientOptions(config)));
   // Retries are ours (withRetry), so the SDK's own are switched off.
   const callOptions = { retry: null };
   // Without a bucket only inline recognition exists, so anything at the inline limit is over the cap.

@@ -1,22 +1,11 @@
 // S3 and S3-compatible stores (MinIO, s3rver in tests) through @aws-sdk/client-s3. Every SDK error is
 // translated into a ProviderError here; bodies stream both ways and memory stays bounded: a put of
 // unknown length goes up as a multipart upload one part at a time.
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type * as S3Presigner from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { kindForStatus, ProviderError } from '../provider-error';
+import { lazyModule } from '../shared/lazy-module';
 import { withTimeout } from '../shared/resilience';
 import { assertSafeKey } from './keys';
 import {
@@ -34,6 +23,8 @@ import {
   type PutOptions,
   type StoredObject,
 } from './storage.port';
+
+const loadSdk = lazyModule(() => ({ ...(require('@aws-sdk/client-s3') as typeof S3Sdk), ...(require('@aws-sdk/s3-request-presigner') as typeof S3Presigner) }));
 
 const PROVIDER = 's3';
 const MiB = 1024 * 1024;
@@ -121,6 +112,20 @@ async function* partsOf(body: Readable, partSize: number): AsyncGenerator<Buffer
 }
 
 export function createS3Storage(config: S3StorageConfig): ObjectStorage {
+  const {
+    AbortMultipartUploadCommand,
+    CompleteMultipartUploadCommand,
+    CreateMultipartUploadCommand,
+    DeleteObjectCommand,
+    GetObjectCommand,
+    HeadBucketCommand,
+    HeadObjectCommand,
+    ListObjectsCommand,
+    PutObjectCommand,
+    S3Client,
+    UploadPartCommand,
+    getSignedUrl,
+  } = loadSdk();
   const bucket = config.bucket;
   const partSize = Math.max(5 * MiB, config.partSizeBytes ?? 8 * MiB);
   const client = new S3Client({

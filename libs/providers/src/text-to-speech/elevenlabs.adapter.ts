@@ -5,13 +5,17 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
-import { ElevenLabs, ElevenLabsClient, ElevenLabsError, ElevenLabsTimeoutError } from '@elevenlabs/elevenlabs-js';
+import type * as ElevenLabsSdk from '@elevenlabs/elevenlabs-js';
+import type { ElevenLabs } from '@elevenlabs/elevenlabs-js';
 
 import { kindForStatus, ProviderError, type ProviderErrorKind } from '../provider-error';
+import { lazyModule } from '../shared/lazy-module';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry, withTimeout } from '../shared/resilience';
 import { checkSynthesisText, type Synthesis, type SynthesisOptions, type TextToSpeech, type Voice } from './text-to-speech.port';
 
 const PROVIDER = 'elevenlabs';
+
+const sdk = lazyModule(() => require('@elevenlabs/elevenlabs-js') as typeof ElevenLabsSdk);
 
 /** Pricing table: USD per 1000 characters synthesized. */
 export const ELEVENLABS_USD_PER_1000_CHARACTERS = 0.3;
@@ -32,7 +36,7 @@ export interface ElevenLabsTextToSpeechOptions {
 
 type OutputFormat = ElevenLabs.TextToSpeechStreamRequestOutputFormat;
 // The port promises audio/mpeg, so only the MP3 encodings are accepted.
-const MP3_FORMATS = new Set<string>(Object.values(ElevenLabs.TextToSpeechStreamRequestOutputFormat).filter((f) => f.startsWith('mp3_')));
+const mp3Formats = lazyModule(() => new Set<string>(Object.values(sdk().ElevenLabs.TextToSpeechStreamRequestOutputFormat).filter((f) => f.startsWith('mp3_'))));
 
 export function estimateElevenLabsCost(characters: number): number {
   return Math.round((characters / 1000) * ELEVENLABS_USD_PER_1000_CHARACTERS * 1e6) / 1e6;
@@ -51,14 +55,14 @@ const MESSAGES: Record<ProviderErrorKind, string> = {
 /** Translate anything the SDK throws into a ProviderError. */
 export function translateElevenLabsError(err: unknown, what: string): ProviderError {
   if (err instanceof ProviderError) return err;
-  if (err instanceof ElevenLabsTimeoutError) {
+  if (err instanceof sdk().ElevenLabsTimeoutError) {
     return new ProviderError('timeout', PROVIDER, `${MESSAGES.timeout} (${what})`, { cause: err });
   }
-  if (err instanceof ElevenLabsError && typeof err.statusCode === 'number') {
+  if (err instanceof sdk().ElevenLabsError && typeof err.statusCode === 'number') {
     const kind = kindForStatus(err.statusCode);
     return new ProviderError(kind, PROVIDER, `${MESSAGES[kind]} (${what}, status ${err.statusCode})`, { status: err.statusCode, cause: err });
   }
-  if (err instanceof ElevenLabsError) {
+  if (err instanceof sdk().ElevenLabsError) {
     // No status: the connection failed (refused, reset, DNS) before an answer.
     return new ProviderError('unavailable', PROVIDER, `${MESSAGES.unavailable} (${what}, no response)`, { cause: err });
   }
@@ -74,7 +78,7 @@ export function createElevenLabsTextToSpeech(options: ElevenLabsTextToSpeechOpti
   const retry = options.retry ?? DEFAULT_RETRY;
   const defaultVoiceId = options.defaultVoiceId ?? ELEVENLABS_DEFAULT_VOICE_ID;
   const defaultModelId = options.defaultModelId ?? ELEVENLABS_DEFAULT_MODEL_ID;
-  const client = new ElevenLabsClient({
+  const client = new (sdk().ElevenLabsClient)({
     apiKey: options.apiKey,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     timeoutInSeconds: timeoutMs / 1000,
@@ -118,7 +122,7 @@ export function createElevenLabsTextToSpeech(options: ElevenLabsTextToSpeechOpti
     async synthesize(text: string, opts: SynthesisOptions = {}): Promise<Synthesis> {
       const characters = checkSynthesisText(PROVIDER, text);
       const outputFormat = opts.outputFormat ?? ELEVENLABS_DEFAULT_OUTPUT_FORMAT;
-      if (!MP3_FORMATS.has(outputFormat)) {
+      if (!mp3Formats().has(outputFormat)) {
         throw new ProviderError('rejected_input', PROVIDER, `output format "${outputFormat}" is not an MP3 format ElevenLabs offers`);
       }
       const voiceId = opts.voiceId ?? defaultVoiceId;
