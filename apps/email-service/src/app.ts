@@ -6,9 +6,13 @@ import { createEmailDelivery, type EmailDelivery } from '@story/providers';
 import { createServiceApp, emailErrorRenderer, emailErrorSchema, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { EmailServiceConfig } from './config';
 import { registerEmailQueueWorker } from './workers';
-import { cronRoutes } from './features/cron';
-import { webhookRoutes } from './features/webhooks';
-import { unsubscribeRoutes } from './features/unsubscribe';
+import { createCronService } from './features/cron/cron.service';
+import { cronRoutes } from './features/cron/cron.routes';
+import { createWebhooksRepository } from './features/webhooks/webhooks.repository';
+import { createWebhooksService } from './features/webhooks/webhooks.service';
+import { webhookRoutes } from './features/webhooks/webhooks.routes';
+import { createUnsubscribeService } from './features/unsubscribe/unsubscribe.service';
+import { unsubscribeRoutes } from './features/unsubscribe/unsubscribe.routes';
 import { createTemplatesService } from './features/templates/templates.service';
 import { templatesRoutes } from './features/templates/templates.routes';
 import { createAnalyticsService } from './features/analytics/analytics.service';
@@ -64,9 +68,10 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
 
   // Send pipeline (public routes at the root: cron secret, webhook signature and signed tokens guard them).
   const emailQueue = registerEmailQueueWorker(app, { config, database: deps.database, delivery });
-  await app.register(cronRoutes({ config, worker: emailQueue }));
-  await app.register(webhookRoutes({ config, database: deps.database }));
-  await app.register(unsubscribeRoutes({ config, database: deps.database }));
+  await app.register(cronRoutes({ cron: createCronService({ worker: emailQueue, secret: config.secrets.cronSecret, batchSize: config.queue.batchSize }) }));
+  const webhooks = createWebhooksService({ webhooks: createWebhooksRepository(sql), secret: config.secrets.emailWebhookSecret });
+  await app.register(webhookRoutes({ webhooks, config }));
+  await app.register(unsubscribeRoutes({ unsubscribe: createUnsubscribeService({ db: deps.database.db, secret: config.secrets.jwtSecret }) }));
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
