@@ -106,6 +106,11 @@ export function createPreferencesRepository(db: DbOrTx) {
         .returning({ userId: userEmailPreferences.userId });
       return updated.length > 0;
     },
+
+    /** Delete the user's preferences row (erasure). */
+    async deletePreferences(userId: string, tx: DbOrTx = db): Promise<void> {
+      await tx.delete(userEmailPreferences).where(eq(userEmailPreferences.userId, userId));
+    },
   };
 }
 
