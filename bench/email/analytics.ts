@@ -4,6 +4,7 @@
 import postgres from 'postgres';
 import { createDbClient, type Database } from '@story/db';
 import type { SQL } from 'drizzle-orm';
+import { createAnalyticsRepository } from '../../apps/email-service/src/features/analytics/analytics.repository';
 import { createAnalyticsService } from '../../apps/email-service/src/features/analytics/analytics.service';
 import type { Cleanup } from '../lib/cleanup';
 import { median, prepareEmailDatabase, runBench, say, table } from './common';
@@ -89,7 +90,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   const client = createDbClient(database.url, { applicationName: 'bench-email-analytics' });
   cleanup.add('close analytics client', () => client.close());
   const cap = capturing(client.db);
-  const service = createAnalyticsService({ db: cap.db });
+  const service = createAnalyticsService({ analytics: createAnalyticsRepository(cap.db) });
 
   const cases = [
     { name: 'period 30', input: { period: 30 } },

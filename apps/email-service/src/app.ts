@@ -6,16 +6,24 @@ import { createEmailDelivery, type EmailDelivery } from '@story/providers';
 import { createServiceApp, emailErrorRenderer, emailErrorSchema, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { EmailServiceConfig } from './config';
 import { registerEmailQueueWorker } from './workers';
-import { cronRoutes } from './features/cron';
-import { webhookRoutes } from './features/webhooks';
-import { unsubscribeRoutes } from './features/unsubscribe';
+import { createCronService } from './features/cron/cron.service';
+import { cronRoutes } from './features/cron/cron.routes';
+import { createWebhooksRepository } from './features/webhooks/webhooks.repository';
+import { createWebhooksService } from './features/webhooks/webhooks.service';
+import { webhookRoutes } from './features/webhooks/webhooks.routes';
+import { createUnsubscribeService } from './features/unsubscribe/unsubscribe.service';
+import { unsubscribeRoutes } from './features/unsubscribe/unsubscribe.routes';
+import { createTemplatesRepository } from './features/templates/templates.repository';
 import { createTemplatesService } from './features/templates/templates.service';
 import { templatesRoutes } from './features/templates/templates.routes';
+import { createAnalyticsRepository } from './features/analytics/analytics.repository';
 import { createAnalyticsService } from './features/analytics/analytics.service';
 import { analyticsRoutes } from './features/analytics/analytics.routes';
 import { readQueueHealth } from './features/analytics/queue-health';
+import { createAbTestsRepository } from './features/ab-tests/ab-tests.repository';
 import { createAbTestsService } from './features/ab-tests/ab-tests.service';
 import { abTestsRoutes } from './features/ab-tests/ab-tests.routes';
+import { createUserEmailsRepository } from './features/user-emails/user-emails.repository';
 import { createUserEmailsService } from './features/user-emails/user-emails.service';
 import { userEmailsRoutes } from './features/user-emails/user-emails.routes';
 
@@ -28,7 +36,7 @@ export interface EmailServiceDeps {
 }
 
 export async function buildApp({ config, deps }: { config: EmailServiceConfig; deps: EmailServiceDeps }): Promise<App> {
-  const { sql } = deps.database;
+  const { sql, db } = deps.database;
   const { app, rateLimit } = await createServiceApp({
     name: 'email-service',
     logLevel: config.logLevel,
@@ -47,6 +55,8 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   registerAuthDecorators(app);
   const delivery = deps.delivery ?? createEmailDelivery(config.email);
   app.addHook('onClose', async () => delivery.close());
+  const analytics = createAnalyticsRepository(db);
+  const templates = createTemplatesRepository(db);
   const authHook = requireAuth({ tokens: createTokenSigner(config.secrets.jwtSecret), sessions: createSessionLookup(sql) });
 
   await registerHealth(app, {
@@ -59,14 +69,15 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
       },
     },
     // Queue health is reported, not failed on: a backlog needs attention, not a restart.
-    info: async () => ({ providers: { email: delivery.provider }, queue: await readQueueHealth(deps.database.db) }),
+    info: async () => ({ providers: { email: delivery.provider }, queue: await readQueueHealth(analytics) }),
   });
 
   // Send pipeline (public routes at the root: cron secret, webhook signature and signed tokens guard them).
   const emailQueue = registerEmailQueueWorker(app, { config, database: deps.database, delivery });
-  await app.register(cronRoutes({ config, worker: emailQueue }));
-  await app.register(webhookRoutes({ config, database: deps.database }));
-  await app.register(unsubscribeRoutes({ config, database: deps.database }));
+  await app.register(cronRoutes({ cron: createCronService({ worker: emailQueue, secret: config.secrets.cronSecret, batchSize: config.queue.batchSize }) }));
+  const webhooks = createWebhooksService({ webhooks: createWebhooksRepository(sql), secret: config.secrets.emailWebhookSecret });
+  await app.register(webhookRoutes({ webhooks, config }));
+  await app.register(unsubscribeRoutes({ unsubscribe: createUnsubscribeService({ db, secret: config.secrets.jwtSecret }) }));
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
@@ -76,14 +87,14 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
       async (admin) => {
         admin.addHook('onRequest', requireRole(['admin'], 'Admin access required', 'INSUFFICIENT_PERMISSIONS'));
         const adminLimit = { rateLimit, perMinute: config.limits.adminPerMinute };
-        await admin.register(templatesRoutes({ templates: createTemplatesService({ db: deps.database.db }), ...adminLimit }));
-        await admin.register(analyticsRoutes({ analytics: createAnalyticsService({ db: deps.database.db }), ...adminLimit }));
-        await admin.register(abTestsRoutes({ abTests: createAbTestsService({ db: deps.database.db }), ...adminLimit }));
+        await admin.register(templatesRoutes({ templates: createTemplatesService({ templates }), ...adminLimit }));
+        await admin.register(analyticsRoutes({ analytics: createAnalyticsService({ analytics }), ...adminLimit }));
+        await admin.register(abTestsRoutes({ abTests: createAbTestsService({ abTests: createAbTestsRepository(db), templates }), ...adminLimit }));
       },
       { prefix: '/api/admin/email' },
     );
     await authenticated.register(
-      userEmailsRoutes({ userEmails: createUserEmailsService({ db: deps.database.db }), rateLimit, perMinute: config.limits.userPerMinute }),
+      userEmailsRoutes({ userEmails: createUserEmailsService({ userEmails: createUserEmailsRepository(db) }), rateLimit, perMinute: config.limits.userPerMinute }),
       { prefix: '/api/user/emails' },
     );
   });

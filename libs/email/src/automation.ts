@@ -1,10 +1,11 @@
 // Event-driven automation (spec 001 "Internal automation operations"): an event names templates through
 // their trigger_events and through email_automation_rules; each match becomes one queue row via
 // enqueueTemplate. core-api calls these in-process (CONTRACTS §5); nothing here sends mail.
-import { accounts, type DbOrTx, emailAutomationRules, emailTemplates, profiles } from '@story/db';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@story/db';
+import { createAutomationRepository } from './automation.repository';
 import { enqueueTemplate } from './enqueue';
-import type { NotificationKind } from './preferences';
+import { normalizeEmail, type NotificationKind } from './preferences';
+import { createPreferencesRepository } from './preferences.repository';
 import { MissingVariablesError } from './render';
 
 export interface TriggerEventInput {
@@ -42,17 +43,7 @@ export const USER_SEGMENTS = ['all', 'free', 'paid', 'new_users', 'inactive'] as
 async function inSegment(db: DbOrTx, userId: string, segment: string): Promise<boolean | null> {
   if (segment === 'all') return true;
   if (!(USER_SEGMENTS as readonly string[]).includes(segment)) return null;
-  const [row] = await db
-    .select({
-      tier: sql<string>`coalesce(${profiles.subscriptionTier}, 'free')`,
-      isNew: sql<boolean>`${accounts.createdAt} > now() - interval '7 days'`,
-      // Never signed in counts from account creation, so a fresh account is not "inactive".
-      isInactive: sql<boolean>`coalesce(${accounts.lastSignInAt}, ${accounts.createdAt}) < now() - interval '30 days'`,
-    })
-    .from(accounts)
-    .leftJoin(profiles, eq(profiles.id, accounts.id))
-    .where(eq(accounts.id, userId))
-    .limit(1);
+  const row = await createAutomationRepository(db).segmentFacts(userId);
   if (!row) return false;
   switch (segment) {
     case 'free':
@@ -93,10 +84,10 @@ export async function triggerEvent(db: DbOrTx, input: TriggerEventInput): Promis
   const callerConditions = input.conditions ? [input.conditions as Record<string, unknown>] : [];
 
   await db.transaction(async (tx) => {
+    const automation = createAutomationRepository(tx);
     let recipientId: string | null = input.user_id;
     if (input.to_email) {
-      const [owner] = await tx.select({ id: accounts.id }).from(accounts).where(sql`lower(${accounts.email}) = ${input.to_email.trim().toLowerCase()}`).limit(1);
-      recipientId = owner?.id ?? null;
+      recipientId = await createPreferencesRepository(tx).accountIdByEmail(normalizeEmail(input.to_email));
     }
 
     const handled = new Set<string>();
@@ -125,12 +116,7 @@ export async function triggerEvent(db: DbOrTx, input: TriggerEventInput): Promis
       }
     };
 
-    const rules = await tx
-      .select({ rule: emailAutomationRules, template: { id: emailTemplates.id, name: emailTemplates.name, isActive: emailTemplates.isActive } })
-      .from(emailAutomationRules)
-      .innerJoin(emailTemplates, eq(emailTemplates.id, emailAutomationRules.templateId))
-      .where(and(eq(emailAutomationRules.event, input.event), eq(emailAutomationRules.isActive, true)))
-      .orderBy(desc(emailAutomationRules.priority), asc(emailAutomationRules.createdAt));
+    const rules = await automation.activeRules(input.event);
     for (const { rule, template } of rules) {
       if (handled.has(template.id)) continue;
       if (!template.isActive) {
@@ -141,17 +127,7 @@ export async function triggerEvent(db: DbOrTx, input: TriggerEventInput): Promis
       await enqueue(template, [...callerConditions, rule.conditions], input.delay_hours ?? rule.delayHours);
     }
 
-    const templates = await tx
-      .select({ id: emailTemplates.id, name: emailTemplates.name })
-      .from(emailTemplates)
-      .where(
-        and(
-          eq(emailTemplates.isActive, true),
-          sql`${emailTemplates.triggerEvents} @> array[${input.event}]::text[]`,
-          sql`not exists (select 1 from email_ab_tests ab where ab.variant_template_id = ${emailTemplates.id} and ab.status = 'running')`,
-        ),
-      )
-      .orderBy(asc(emailTemplates.name));
+    const templates = await automation.triggeredTemplates(input.event);
     for (const template of templates) {
       if (handled.has(template.id)) continue;
       await enqueue(template, callerConditions, input.delay_hours);

@@ -1,11 +1,11 @@
 // Turning "send template X to user Y" into one email_send_queue row: template lookup, A/B arm, consent,
 // per-user cap, rendering and the insert happen in one transaction, so a caller never leaves half a send.
 // The worker (email-service) re-checks deliverability at send time; this library never talks to a provider.
-import { accounts, type DbOrTx, emailAbTests, emailSendQueue, emailTemplates } from '@story/db';
-import { and, desc, eq, gt, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@story/db';
 import { abArmFor } from './ab-split';
 import { checkDeliverable, type NotificationKind } from './preferences';
 import { renderEmail } from './render';
+import { createSendQueueRepository, type TemplateRow } from './send-queue.repository';
 
 export type TemplateRef = { id: string } | { name: string };
 
@@ -30,32 +30,6 @@ export interface EnqueueResult {
   reason?: string;
 }
 
-type TemplateRow = typeof emailTemplates.$inferSelect;
-
-async function loadTemplate(db: DbOrTx, ref: TemplateRef): Promise<TemplateRow | undefined> {
-  const where = 'id' in ref ? eq(emailTemplates.id, ref.id) : eq(emailTemplates.name, ref.name);
-  const [row] = await db.select().from(emailTemplates).where(where).limit(1);
-  return row;
-}
-
-/** The newest running test of this base template whose window contains now. */
-async function runningAbTest(db: DbOrTx, baseTemplateId: string) {
-  const [test] = await db
-    .select()
-    .from(emailAbTests)
-    .where(
-      and(
-        eq(emailAbTests.baseTemplateId, baseTemplateId),
-        eq(emailAbTests.status, 'running'),
-        lte(emailAbTests.startDate, sql`now()`),
-        or(isNull(emailAbTests.endDate), gt(emailAbTests.endDate, sql`now()`)),
-      ),
-    )
-    .orderBy(desc(emailAbTests.startDate))
-    .limit(1);
-  return test;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -66,21 +40,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function enqueueTemplate(db: DbOrTx, input: EnqueueInput): Promise<EnqueueResult> {
   if ('id' in input.template && !UUID.test(input.template.id)) return { queued: false, reason: 'template_not_found' };
   return db.transaction(async (tx) => {
-    const base = await loadTemplate(tx, input.template);
+    const queue = createSendQueueRepository(tx);
+    const base = await queue.findTemplate(input.template);
     if (!base) return { queued: false, reason: 'template_not_found' };
     if (!base.isActive) return { queued: false, reason: 'template_inactive' };
 
     if (input.idempotencyKey) {
-      const [existing] = await tx.select({ id: emailSendQueue.id }).from(emailSendQueue).where(eq(emailSendQueue.idempotencyKey, input.idempotencyKey)).limit(1);
-      if (existing) return { queued: false, queueId: existing.id, reason: 'duplicate' };
+      const existing = await queue.findIdByIdempotencyKey(input.idempotencyKey);
+      if (existing) return { queued: false, queueId: existing, reason: 'duplicate' };
     }
 
     const userId = input.userId ?? null;
     let toEmail = input.toEmail?.trim();
-    if (!toEmail && userId) {
-      const [account] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, userId)).limit(1);
-      toEmail = account?.email;
-    }
+    if (!toEmail && userId) toEmail = await queue.accountEmail(userId);
     if (!toEmail) return { queued: false, reason: 'no_recipient' };
 
     const verdict = await checkDeliverable(tx, { userId, email: toEmail, category: base.category, kind: input.kind });
@@ -88,27 +60,16 @@ export async function enqueueTemplate(db: DbOrTx, input: EnqueueInput): Promise<
 
     const userKey = userId ?? toEmail.toLowerCase();
     if (base.maxSendsPerUser !== null) {
-      // Serialise concurrent enqueues of this template for this recipient, or two could both pass the count.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`email-cap:${base.id}:${userKey}`}))`);
-      const recipient = userId ? eq(emailSendQueue.userId, userId) : sql`lower(${emailSendQueue.toEmail}) = ${userKey}`;
-      // A/B variant rows carry the variant's template_id, so they count through their test's base template.
-      const ofTemplate = or(
-        eq(emailSendQueue.templateId, base.id),
-        sql`${emailSendQueue.abTestId} in (select id from email_ab_tests where base_template_id = ${base.id})`,
-      );
-      const [{ n } = { n: 0 }] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(emailSendQueue)
-        .where(and(recipient, ofTemplate, ne(emailSendQueue.status, 'cancelled')));
+      const n = await queue.lockAndCountSends(base.id, userId ? { userId } : { email: userKey });
       if (n >= base.maxSendsPerUser) return { queued: false, reason: 'max_sends_reached' };
     }
 
     let content: TemplateRow = base;
     let ab: { testId: string; variant: 'base' | 'variant' } | null = null;
-    const test = await runningAbTest(tx, base.id);
+    const test = await queue.runningAbTest(base.id);
     if (test) {
       const arm = abArmFor(test.id, userKey, test.testPercentage);
-      const variant = arm === 'variant' ? await loadTemplate(tx, { id: test.variantTemplateId }) : undefined;
+      const variant = arm === 'variant' ? await queue.findTemplate({ id: test.variantTemplateId }) : undefined;
       // A deleted variant falls back to the base copy, recorded as the base arm so results stay honest.
       if (variant) content = variant;
       ab = { testId: test.id, variant: variant ? 'variant' : 'base' };
@@ -116,9 +77,8 @@ export async function enqueueTemplate(db: DbOrTx, input: EnqueueInput): Promise<
 
     const rendered = renderEmail(content, input.variables);
     const delayHours = Math.max(0, input.delayHours ?? base.sendDelayHours);
-    const inserted = await tx
-      .insert(emailSendQueue)
-      .values({
+    const queueId = await queue.insert(
+      {
         templateId: content.id,
         userId,
         toEmail,
@@ -127,16 +87,14 @@ export async function enqueueTemplate(db: DbOrTx, input: EnqueueInput): Promise<
         textContent: rendered.text,
         templateVariables: rendered.variables,
         category: base.category,
-        scheduledFor: sql`now() + make_interval(secs => ${delayHours * 3600})`,
         idempotencyKey: input.idempotencyKey ?? null,
         abTestId: ab?.testId ?? null,
         abVariant: ab?.variant ?? null,
-      })
-      // A concurrent call with the same key may have inserted between the check above and here.
-      .onConflictDoNothing({ target: emailSendQueue.idempotencyKey })
-      .returning({ id: emailSendQueue.id });
-    if (inserted[0]) return { queued: true, queueId: inserted[0].id };
-    const [existing] = await tx.select({ id: emailSendQueue.id }).from(emailSendQueue).where(eq(emailSendQueue.idempotencyKey, input.idempotencyKey ?? '')).limit(1);
-    return { queued: false, queueId: existing?.id, reason: 'duplicate' };
+      },
+      delayHours,
+    );
+    if (queueId) return { queued: true, queueId };
+    // A concurrent call with the same key inserted first: report its row.
+    return { queued: false, queueId: await queue.findIdByIdempotencyKey(input.idempotencyKey ?? ''), reason: 'duplicate' };
   });
 }

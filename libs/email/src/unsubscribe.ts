@@ -1,8 +1,8 @@
 // Signed one-click unsubscribe links (RFC 8058). The token carries the user's unsubscribe_token_version,
 // so bumping that column revokes every link sent before without keeping a token table.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type DbOrTx, EMAIL_CATEGORIES, userEmailPreferences } from '@story/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { type DbOrTx, EMAIL_CATEGORIES } from '@story/db';
+import { createPreferencesRepository } from './preferences.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,8 +54,7 @@ export function unsubscribeHeaders(baseUrl: string, token: string): Record<strin
 
 /** The version to sign into a new link: the row's, or 1 (the column default) when the user has no row yet. */
 export async function currentUnsubscribeVersion(db: DbOrTx, userId: string): Promise<number> {
-  const [row] = await db.select({ v: userEmailPreferences.unsubscribeTokenVersion }).from(userEmailPreferences).where(eq(userEmailPreferences.userId, userId)).limit(1);
-  return row?.v ?? 1;
+  return (await createPreferencesRepository(db).unsubscribeVersion(userId)) ?? 1;
 }
 
 /**
@@ -69,21 +68,9 @@ export async function applyUnsubscribe(db: DbOrTx, payload: UnsubscribePayload):
   if (!all && !optional.includes(payload.category)) return false;
   const userId = payload.userId;
   return db.transaction(async (tx) => {
-    // No row means the defaults (version 1): create it so the version check below has something to match.
-    // Selecting from accounts makes a link of a deleted account a no-op instead of a foreign-key error.
-    await tx.execute(sql`insert into user_email_preferences (user_id) select id from accounts where id = ${userId} on conflict (user_id) do nothing`);
-    const updated = await tx
-      .update(userEmailPreferences)
-      .set(
-        all
-          ? { unsubscribedAll: true, updatedAt: sql`now()` }
-          : {
-              unsubscribedCategories: sql`(select array(select distinct c from unnest(array_append(${userEmailPreferences.unsubscribedCategories}, ${payload.category}::text)) c order by c))`,
-              updatedAt: sql`now()`,
-            },
-      )
-      .where(and(eq(userEmailPreferences.userId, userId), eq(userEmailPreferences.unsubscribeTokenVersion, payload.version)))
-      .returning({ userId: userEmailPreferences.userId });
-    return updated.length > 0;
+    const preferences = createPreferencesRepository(tx);
+    // No row means the defaults (version 1): create it so the version check has something to match.
+    await preferences.ensurePreferencesRow(userId);
+    return preferences.unsubscribe(userId, payload.category, payload.version);
   });
 }

@@ -17,8 +17,8 @@ import { randomBytes } from 'node:crypto';
 import type postgres from 'postgres';
 import type { Database, EmailCategory } from '@story/db';
 import { checkDeliverable, createUnsubscribeTokens, currentUnsubscribeVersion, unsubscribeHeaders } from '@story/email';
-import { claimRows, extendLease } from '@story/jobs';
 import { ProviderError, type EmailDelivery, type EmailMessage } from '@story/providers';
+import { createEmailQueueRepository, type ClaimedRow } from './email-queue.repository';
 
 /** Categories a recipient cannot opt out of: no List-Unsubscribe on them. */
 const NON_OPTIONAL_CATEGORIES = new Set<string>(['transactional', 'system']);
@@ -40,7 +40,7 @@ export interface WorkerLog {
 export interface EmailQueueWorkerOptions {
   /** Drizzle handle for the @story/email policy checks. */
   db: Database;
-  /** postgres.js client for the claim and checkpoint statements. */
+  /** postgres.js client for the claim and checkpoint statements (email-queue.repository.ts). */
   sql: postgres.Sql;
   delivery: EmailDelivery;
   /** Default sender, e.g. 'Family Stories <noreply@stories.example>'; its domain names the Message-IDs. */
@@ -60,19 +60,6 @@ export interface EmailQueueWorker {
   processBatch(batchSize?: number): Promise<BatchResult>;
   start(intervalMs: number): void;
   stop(): Promise<void>;
-}
-
-interface ClaimedRow {
-  id: string;
-  template_id: string | null;
-  user_id: string | null;
-  to_email: string;
-  subject: string;
-  html_content: string;
-  text_content: string | null;
-  category: string | null;
-  attempts: number;
-  max_attempts: number;
 }
 
 const BACKOFF_BASE_SECONDS = 60;
@@ -106,27 +93,7 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
   const domain = senderDomain(options.from);
   const tokens = createUnsubscribeTokens(options.unsubscribe.secret);
 
-  const QUEUE_TABLE = { table: 'email_send_queue', runningStatus: 'processing' } as const;
-
-  /**
-   * One statement claims the batch (libs/jobs claimRows: an UPDATE over SELECT ... FOR UPDATE SKIP LOCKED).
-   * Claimable: pending rows that are due, and rows left in 'processing' by a dead worker once their lease
-   * has passed. The rows stay in email_send_queue; only the claim and the lease are the runner's.
-   */
-  const claim = (limit: number) =>
-    claimRows<ClaimedRow[]>(sql, {
-      ...QUEUE_TABLE,
-      workerId,
-      leaseSeconds,
-      limit,
-      claimable: sql`(status = 'pending' and scheduled_for <= now() and (next_attempt_at is null or next_attempt_at <= now()))
-                      or (status = 'processing' and lease_expires_at < now())`,
-      orderBy: 'scheduled_for',
-      returning: sql`id, template_id, user_id, to_email, subject, html_content, text_content, category, attempts, max_attempts`,
-    });
-
-  /** Extend the lease just before sending; false when the row is no longer ours (lease expired and reclaimed). */
-  const extendRowLease = (id: string) => extendLease(sql, { ...QUEUE_TABLE, id, workerId, leaseSeconds });
+  const queue = createEmailQueueRepository(sql, { workerId, leaseSeconds });
 
   async function buildMessage(row: ClaimedRow): Promise<EmailMessage> {
     const headers: Record<string, string> = { 'X-Entity-Ref-ID': row.id };
@@ -148,33 +115,11 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
   }
 
   async function markSent(row: ClaimedRow, providerMessageId: string, messageId: string): Promise<boolean> {
-    // One statement, so one round trip and atomic: data-modifying CTEs all run, and the counters move only
-    // when this worker still held the row (the guarded update returned it).
-    const write = async (pmid: string) => {
-      const [result] = await sql<{ updated: number }[]>`
-        with done as (
-          update email_send_queue
-             set status = 'sent', sent_at = now(), provider_message_id = ${pmid}, message_id_header = ${messageId},
-                 attempts = attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
-           where id = ${row.id} and locked_by = ${workerId} and status = 'processing'
-          returning template_id
-        ),
-        template_total as (
-          update email_templates set total_sent = total_sent + 1 where id = (select template_id from done)
-        ),
-        day_total as (
-          insert into email_analytics (template_id, date, sent)
-          select template_id, (now() at time zone 'utc')::date, 1 from done where template_id is not null
-          on conflict (template_id, date) do update set sent = email_analytics.sent + 1, updated_at = now()
-        )
-        select count(*)::int as updated from done`;
-      return result?.updated === 1;
-    };
     try {
-      return await write(providerMessageId);
+      return await queue.markSent(row.id, providerMessageId, messageId);
     } catch (err) {
       // provider_message_id is unique; a server that reuses ids must not leave the row stuck in 'processing'.
-      if ((err as { code?: string }).code === '23505' && providerMessageId !== messageId) return write(messageId);
+      if ((err as { code?: string }).code === '23505' && providerMessageId !== messageId) return queue.markSent(row.id, messageId, messageId);
       throw err;
     }
   }
@@ -185,24 +130,10 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     const retryable = err instanceof ProviderError ? err.retryable : true;
     if (retryable && attempts < maxAttempts) {
       const delay = BACKOFF_BASE_SECONDS * 2 ** row.attempts;
-      await sql`update email_send_queue
-           set status = 'pending', attempts = ${attempts}, next_attempt_at = now() + make_interval(secs => ${delay}),
-               error_message = ${failureMessage(err, attempts, false)}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
-         where id = ${row.id} and locked_by = ${workerId} and status = 'processing'`;
+      await queue.scheduleRetry(row.id, attempts, delay, failureMessage(err, attempts, false));
       return 'retried';
     }
-    await sql.begin(async (tx) => {
-      const updated = await tx<{ template_id: string | null }[]>`update email_send_queue
-           set status = 'failed', attempts = ${attempts}, next_attempt_at = null,
-               error_message = ${failureMessage(err, attempts, true)}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
-         where id = ${row.id} and locked_by = ${workerId} and status = 'processing'
-        returning template_id`;
-      const templateId = updated[0]?.template_id;
-      if (templateId) {
-        await tx`insert into email_analytics (template_id, date, failed) values (${templateId}, (now() at time zone 'utc')::date, 1)
-          on conflict (template_id, date) do update set failed = email_analytics.failed + 1, updated_at = now()`;
-      }
-    });
+    await queue.markFailed(row.id, attempts, failureMessage(err, attempts, true));
     return 'failed';
   }
 
@@ -210,15 +141,13 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     const category = (row.category ?? 'transactional') as EmailCategory;
     const check = await checkDeliverable(options.db, { userId: row.user_id, email: row.to_email, category });
     if (!check.allowed) {
-      await sql`update email_send_queue set status = 'cancelled', error_message = ${`Not sent: ${check.reason}`},
-          updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
-        where id = ${row.id} and locked_by = ${workerId} and status = 'processing'`;
+      await queue.cancel(row.id, `Not sent: ${check.reason}`);
       result.skipped += 1;
       return;
     }
     const message = await buildMessage(row);
     // Within the first third of the lease nobody can have reclaimed the row: skip the round trip.
-    if (Date.now() - claimedAt > (leaseSeconds * 1000) / 3 && !(await extendRowLease(row.id))) {
+    if (Date.now() - claimedAt > (leaseSeconds * 1000) / 3 && !(await queue.extendLease(row.id))) {
       log.warn({ queueId: row.id, workerId }, 'email lease lost before send; left to its new owner');
       result.skipped += 1;
       return;
@@ -243,7 +172,7 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
   async function runBatch(batchSize: number): Promise<BatchResult> {
     // Taken before the claim, so the lease is never older than this says.
     const claimedAt = Date.now();
-    const rows = await claim(batchSize);
+    const rows = await queue.claim(batchSize);
     const result: BatchResult = { claimed: rows.length, sent: 0, failed: 0, retried: 0, skipped: 0 };
     let next = 0;
     const lane = async () => {

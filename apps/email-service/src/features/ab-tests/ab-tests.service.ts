@@ -1,10 +1,10 @@
 // A/B tests (spec 001 "A/B test"): creating one copies the base template into a variant and starts the
 // test in one transaction; listing closes tests past their end date and computes results from the queue.
-import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { AppError } from '@story/http';
-import { emailAbTests, emailSendQueue, emailTemplates, isUniqueViolation, type AbSuccessMetric, type AbTestStatus, type Database } from '@story/db';
-import { templateNotFound, toTemplateView, writeVersion, type TemplateView } from '../templates/templates.service';
+import { isUniqueViolation, type AbSuccessMetric, type AbTestStatus } from '@story/db';
+import type { TemplatesRepository } from '../templates/templates.repository';
+import { templateNotFound, toTemplateView, type TemplateView } from '../templates/templates.service';
+import type { AbTestRow, AbTestsRepository } from './ab-tests.repository';
 import { abTestResults, type ArmCounts } from './ab-tests.stats';
 
 export interface CreateAbTestInput {
@@ -25,8 +25,6 @@ export interface ListAbTestsInput {
   offset: number;
 }
 
-type AbTestRow = typeof emailAbTests.$inferSelect;
-
 const summary = (row: AbTestRow) => ({
   id: row.id,
   name: row.name,
@@ -41,26 +39,21 @@ const summary = (row: AbTestRow) => ({
 
 const DAY_MS = 86_400_000;
 
-export function createAbTestsService({ db }: { db: Database }) {
+export function createAbTestsService({ abTests, templates }: { abTests: AbTestsRepository; templates: TemplatesRepository }) {
   return {
     async create(input: CreateAbTestInput, actorId: string | null): Promise<{ ab_test: ReturnType<typeof summary>; base_template: TemplateView; variant_template: TemplateView }> {
       try {
-        return await db.transaction(async (tx) => {
+        return await abTests.transaction(async (tx) => {
           // The row lock serialises concurrent creations on one base, so the running-test check holds.
-          const [base] = await tx.select().from(emailTemplates).where(eq(emailTemplates.id, input.base_template_id)).for('update');
+          const base = await templates.lockById(input.base_template_id, tx);
           if (!base) throw templateNotFound(input.base_template_id);
-          const [running] = await tx
-            .select({ id: emailAbTests.id })
-            .from(emailAbTests)
-            .where(and(eq(emailAbTests.baseTemplateId, base.id), eq(emailAbTests.status, 'running')))
-            .limit(1);
+          const running = await abTests.findRunningForBase(base.id, tx);
           if (running) {
             throw new AppError('conflict', 'A running A/B test already exists for this template', { code: 'AB_TEST_RUNNING', details: { template_id: base.id, ab_test_id: running.id } });
           }
           const variantDisplayName = input.variant_display_name?.trim() || input.variant_name;
-          const [variant] = await tx
-            .insert(emailTemplates)
-            .values({
+          const variant = await templates.insert(
+            {
               name: input.variant_name,
               displayName: variantDisplayName,
               description: base.description,
@@ -77,20 +70,18 @@ export function createAbTestsService({ db }: { db: Database }) {
               maxSendsPerUser: base.maxSendsPerUser,
               isActive: true,
               isSystem: false,
-              currentVersion: 1,
-              createdBy: actorId,
-              updatedBy: actorId,
-            })
-            .returning();
-          await writeVersion(tx, variant!, actorId, `A/B variant of ${base.name}`);
+            },
+            actorId,
+            tx,
+          );
+          await templates.insertVersion(variant, actorId, `A/B variant of ${base.name}`, tx);
           const start = new Date();
-          const [test] = await tx
-            .insert(emailAbTests)
-            .values({
+          const test = await abTests.insert(
+            {
               // Spec 001: the base template's display name and the variant's name (not its display name).
               name: `${base.displayName ?? base.name} vs ${input.variant_name}`,
               baseTemplateId: base.id,
-              variantTemplateId: variant!.id,
+              variantTemplateId: variant.id,
               testPercentage: input.test_percentage,
               testDurationDays: input.test_duration_days,
               successMetric: input.success_metric,
@@ -98,9 +89,10 @@ export function createAbTestsService({ db }: { db: Database }) {
               startDate: start,
               endDate: new Date(start.getTime() + input.test_duration_days * DAY_MS),
               createdBy: actorId,
-            })
-            .returning();
-          return { ab_test: summary(test!), base_template: toTemplateView(base), variant_template: toTemplateView(variant!) };
+            },
+            tx,
+          );
+          return { ab_test: summary(test), base_template: toTemplateView(base), variant_template: toTemplateView(variant) };
         });
       } catch (err) {
         if (isUniqueViolation(err, 'email_templates_name_key')) {
@@ -112,46 +104,9 @@ export function createAbTestsService({ db }: { db: Database }) {
 
     async list(input: ListAbTestsInput) {
       // Tests past their end date are closed lazily, on read; no scheduler needed for this one transition.
-      await db
-        .update(emailAbTests)
-        .set({ status: 'completed', updatedAt: new Date() })
-        .where(and(eq(emailAbTests.status, 'running'), lt(emailAbTests.endDate, sql`now()`)));
-
-      const baseT = alias(emailTemplates, 'base_t');
-      const variantT = alias(emailTemplates, 'variant_t');
-      const where = input.status ? eq(emailAbTests.status, input.status) : undefined;
-      const [rows, [totals]] = await Promise.all([
-        db
-          .select({
-            test: emailAbTests,
-            base: { id: baseT.id, name: baseT.name, display_name: baseT.displayName },
-            variant: { id: variantT.id, name: variantT.name, display_name: variantT.displayName },
-          })
-          .from(emailAbTests)
-          .innerJoin(baseT, eq(baseT.id, emailAbTests.baseTemplateId))
-          .innerJoin(variantT, eq(variantT.id, emailAbTests.variantTemplateId))
-          .where(where)
-          .orderBy(desc(emailAbTests.createdAt), emailAbTests.id)
-          .limit(input.limit)
-          .offset(input.offset),
-        db.select({ total: count() }).from(emailAbTests).where(where),
-      ]);
-
-      // One grouped read over the ab_test_id index for the whole page.
-      const ids = rows.map((r) => r.test.id);
-      const arms = ids.length
-        ? await db
-            .select({
-              abTestId: emailSendQueue.abTestId,
-              variant: emailSendQueue.abVariant,
-              sent: sql<number>`count(*) filter (where ${emailSendQueue.status} = 'sent')::int`,
-              opened: sql<number>`count(*) filter (where ${emailSendQueue.status} = 'sent' and ${emailSendQueue.openedAt} is not null)::int`,
-              clicked: sql<number>`count(*) filter (where ${emailSendQueue.status} = 'sent' and ${emailSendQueue.clickedAt} is not null)::int`,
-            })
-            .from(emailSendQueue)
-            .where(inArray(emailSendQueue.abTestId, ids))
-            .groupBy(emailSendQueue.abTestId, emailSendQueue.abVariant)
-        : [];
+      await abTests.completeExpired();
+      const { rows, total } = await abTests.list(input);
+      const arms = await abTests.armCounts(rows.map((r) => r.test.id));
       const empty: ArmCounts = { sent: 0, opened: 0, clicked: 0 };
       const armOf = (id: string, variant: 'base' | 'variant'): ArmCounts => {
         const a = arms.find((x) => x.abTestId === id && x.variant === variant);
@@ -167,7 +122,7 @@ export function createAbTestsService({ db }: { db: Database }) {
           variant_template: variant,
           results: abTestResults(armOf(test.id, 'base'), armOf(test.id, 'variant'), test.successMetric),
         })),
-        total: Number(totals?.total ?? 0),
+        total,
       };
     },
   };

@@ -1,11 +1,9 @@
 // Email templates (spec 001 "Email template"): list, read, create, update, delete. Every create and update
 // snapshots the new content into email_template_versions in the same transaction, so history never lags.
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { AppError } from '@story/http';
-import { emailTemplates, emailTemplateVersions, isUniqueViolation, type Database, type DbOrTx, type EmailCategory } from '@story/db';
+import { isUniqueViolation, type EmailCategory } from '@story/db';
 import { placeholdersIn } from '@story/email';
-
-type TemplateRow = typeof emailTemplates.$inferSelect;
+import type { TemplateContent, TemplateRow, TemplatesRepository } from './templates.repository';
 
 export interface TemplateView {
   id: string;
@@ -59,9 +57,6 @@ export interface ListTemplatesInput {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** ILIKE pattern matching `term` literally: %, _ and \ in the user's search are not wildcards. */
-export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export function toTemplateView(row: TemplateRow): TemplateView {
   return {
     id: row.id,
@@ -105,7 +100,7 @@ function checkRequiredVariables(input: TemplateInput): void {
 const duplicateName = (name: string) => new AppError('conflict', `A template named ${name} already exists`, { code: 'CONFLICT', details: { field: 'name', name } });
 
 /** The columns an API body sets; absent optional fields fall back to the column defaults. */
-function contentOf(input: TemplateInput) {
+function contentOf(input: TemplateInput): TemplateContent {
   return {
     name: input.name,
     displayName: input.display_name ?? null,
@@ -121,57 +116,27 @@ function contentOf(input: TemplateInput) {
     sendDelayHours: input.send_delay_hours ?? 0,
     maxSendsPerUser: input.max_sends_per_user ?? null,
     isActive: input.is_active ?? true,
-  } as const;
+  };
 }
 
-/** Snapshot a template row as version `row.currentVersion`. */
-export async function writeVersion(tx: DbOrTx, row: TemplateRow, changedBy: string | null, changeNote: string): Promise<void> {
-  await tx.insert(emailTemplateVersions).values({
-    templateId: row.id,
-    version: row.currentVersion,
-    name: row.name,
-    displayName: row.displayName,
-    description: row.description,
-    category: row.category,
-    subjectTemplate: row.subjectTemplate,
-    htmlTemplate: row.htmlTemplate,
-    textTemplate: row.textTemplate,
-    availableVariables: row.availableVariables,
-    defaultVariables: row.defaultVariables,
-    requiredVariables: row.requiredVariables,
-    triggerEvents: row.triggerEvents,
-    sendDelayHours: row.sendDelayHours,
-    maxSendsPerUser: row.maxSendsPerUser,
-    isActive: row.isActive,
-    changedBy,
-    changeNote,
-  });
-}
-
-export function createTemplatesService({ db }: { db: Database }) {
+export function createTemplatesService({ templates }: { templates: TemplatesRepository }) {
   async function find(id: string): Promise<TemplateRow> {
     if (!UUID_RE.test(id)) throw templateNotFound(id);
-    const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.id, id));
+    const row = await templates.findById(id);
     if (!row) throw templateNotFound(id);
     return row;
   }
 
   return {
     async list(input: ListTemplatesInput) {
-      const where: SQL[] = [];
-      if (input.category && input.category !== 'all') where.push(eq(emailTemplates.category, input.category as EmailCategory));
-      if (input.status === 'active') where.push(eq(emailTemplates.isActive, true));
-      if (input.status === 'inactive') where.push(eq(emailTemplates.isActive, false));
-      if (input.search?.trim()) {
-        const pattern = likePattern(input.search.trim());
-        where.push(or(ilike(emailTemplates.name, pattern), ilike(emailTemplates.description, pattern))!);
-      }
-      const condition = where.length ? and(...where) : undefined;
-      const [rows, [totals]] = await Promise.all([
-        db.select().from(emailTemplates).where(condition).orderBy(desc(emailTemplates.createdAt), emailTemplates.id).limit(input.limit).offset(input.offset),
-        db.select({ total: count() }).from(emailTemplates).where(condition),
-      ]);
-      const total = Number(totals?.total ?? 0);
+      const { rows, total } = await templates.list(
+        {
+          category: input.category && input.category !== 'all' ? (input.category as EmailCategory) : undefined,
+          active: input.status === 'active' ? true : input.status === 'inactive' ? false : undefined,
+          search: input.search?.trim() || undefined,
+        },
+        { limit: input.limit, offset: input.offset },
+      );
       return {
         templates: rows.map(toTemplateView),
         pagination: { total, limit: input.limit, offset: input.offset, hasMore: input.offset + rows.length < total },
@@ -185,13 +150,10 @@ export function createTemplatesService({ db }: { db: Database }) {
     async create(input: TemplateInput, actorId: string | null): Promise<TemplateView> {
       checkRequiredVariables(input);
       try {
-        return await db.transaction(async (tx) => {
-          const [row] = await tx
-            .insert(emailTemplates)
-            .values({ ...contentOf(input), currentVersion: 1, createdBy: actorId, updatedBy: actorId })
-            .returning();
-          await writeVersion(tx, row!, actorId, 'created');
-          return toTemplateView(row!);
+        return await templates.transaction(async (tx) => {
+          const row = await templates.insert(contentOf(input), actorId, tx);
+          await templates.insertVersion(row, actorId, 'created', tx);
+          return toTemplateView(row);
         });
       } catch (err) {
         if (isUniqueViolation(err, 'email_templates_name_key')) throw duplicateName(input.name);
@@ -203,14 +165,10 @@ export function createTemplatesService({ db }: { db: Database }) {
       if (!UUID_RE.test(id)) throw templateNotFound(id);
       checkRequiredVariables(input);
       try {
-        return await db.transaction(async (tx) => {
-          const [row] = await tx
-            .update(emailTemplates)
-            .set({ ...contentOf(input), currentVersion: sql`${emailTemplates.currentVersion} + 1`, updatedBy: actorId, updatedAt: new Date() })
-            .where(eq(emailTemplates.id, id))
-            .returning();
+        return await templates.transaction(async (tx) => {
+          const row = await templates.replace(id, contentOf(input), actorId, tx);
           if (!row) throw templateNotFound(id);
-          await writeVersion(tx, row, actorId, 'updated');
+          await templates.insertVersion(row, actorId, 'updated', tx);
           return toTemplateView(row);
         });
       } catch (err) {
@@ -224,8 +182,7 @@ export function createTemplatesService({ db }: { db: Database }) {
       if (row.isSystem) {
         throw new AppError('forbidden', 'System templates cannot be deleted', { code: 'SYSTEM_TEMPLATE', details: { template_id: id } });
       }
-      // Queue rows keep their rendered copy (template_id set null); versions and rules cascade.
-      await db.delete(emailTemplates).where(and(eq(emailTemplates.id, id), eq(emailTemplates.isSystem, false)));
+      await templates.deleteUnlessSystem(id);
       return { name: row.name };
     },
   };

@@ -1,8 +1,7 @@
 // A signed-in user's own emails and email preferences (spec 001 "User endpoints"). Every query is bound
 // to the caller's user_id, so ids of other users' emails are neither read nor changed.
-import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { AppError } from '@story/http';
-import { emailSendQueue, emailTemplates, userEmailPreferences, userNotificationSettings, type Database } from '@story/db';
+import type { PreferencesValues, SettingsValues, UserEmailsRepository } from './user-emails.repository';
 
 export interface ListEmailsInput {
   limit: number;
@@ -30,45 +29,14 @@ const SWITCH_COLUMNS = {
   story_updates: 'storyUpdates',
   family_invitations: 'familyInvitations',
   writing_reminders: 'writingReminders',
-} as const satisfies Record<Switch, keyof typeof userNotificationSettings.$inferInsert>;
+} as const satisfies Record<Switch, keyof SettingsValues>;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function createUserEmailsService({ db }: { db: Database }) {
+export function createUserEmailsService({ userEmails }: { userEmails: UserEmailsRepository }) {
   async function list(userId: string, input: ListEmailsInput, onlySent: boolean) {
-    const conditions: SQL[] = [eq(emailSendQueue.userId, userId)];
-    if (onlySent) conditions.push(eq(emailSendQueue.status, 'sent'));
-    if (input.unread_only) conditions.push(isNull(emailSendQueue.openedAt));
-    const where = and(...conditions);
-    // (user_id, created_at desc) index: the page is an index range read, newest first.
-    const [rows, [totals]] = await Promise.all([
-      db
-        .select({
-          id: emailSendQueue.id,
-          subject: emailSendQueue.subject,
-          html_content: emailSendQueue.htmlContent,
-          text_content: emailSendQueue.textContent,
-          template_variables: emailSendQueue.templateVariables,
-          status: emailSendQueue.status,
-          created_at: emailSendQueue.createdAt,
-          sent_at: emailSendQueue.sentAt,
-          opened_at: emailSendQueue.openedAt,
-          clicked_at: emailSendQueue.clickedAt,
-          template_id: emailTemplates.id,
-          template_name: emailTemplates.name,
-          template_display_name: emailTemplates.displayName,
-          template_category: emailTemplates.category,
-        })
-        .from(emailSendQueue)
-        .leftJoin(emailTemplates, eq(emailTemplates.id, emailSendQueue.templateId))
-        .where(where)
-        .orderBy(desc(emailSendQueue.createdAt), desc(emailSendQueue.id))
-        .limit(input.limit)
-        .offset(input.offset),
-      db.select({ total: count() }).from(emailSendQueue).where(where),
-    ]);
-    const total = Number(totals?.total ?? 0);
+    const { rows, total } = await userEmails.listForUser(userId, { onlySent, unreadOnly: input.unread_only, limit: input.limit, offset: input.offset });
     return {
       emails: rows.map((r) => ({
         id: r.id,
@@ -92,23 +60,11 @@ export function createUserEmailsService({ db }: { db: Database }) {
 
   /** Stamp the caller's rows; an existing stamp is kept (coalesce), so the first open time survives. */
   async function mark(userId: string, ids: string[], action: MarkAction): Promise<number> {
-    const updated = await db
-      .update(emailSendQueue)
-      .set({
-        openedAt: sql`coalesce(${emailSendQueue.openedAt}, now())`,
-        ...(action === 'mark_clicked' ? { clickedAt: sql`coalesce(${emailSendQueue.clickedAt}, now())` } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(emailSendQueue.userId, userId), inArray(emailSendQueue.id, ids)))
-      .returning({ id: emailSendQueue.id });
-    return updated.length;
+    return userEmails.stampForUser(userId, ids, action === 'mark_clicked');
   }
 
   async function getPreferences(userId: string): Promise<EmailPreferences> {
-    const [[prefs], [settings]] = await Promise.all([
-      db.select().from(userEmailPreferences).where(eq(userEmailPreferences.userId, userId)),
-      db.select().from(userNotificationSettings).where(eq(userNotificationSettings.userId, userId)),
-    ]);
+    const { prefs, settings } = await userEmails.findPreferences(userId);
     // No row means the column defaults of the two tables (subscribed to everything, marketing off).
     return {
       unsubscribed_categories: prefs?.unsubscribedCategories ?? [],
@@ -136,27 +92,17 @@ export function createUserEmailsService({ db }: { db: Database }) {
     getPreferences,
 
     async updatePreferences(userId: string, update: PreferencesUpdate): Promise<EmailPreferences> {
-      const prefs: Partial<typeof userEmailPreferences.$inferInsert> = {};
+      const prefs: PreferencesValues = {};
       if (update.unsubscribed_categories !== undefined) prefs.unsubscribedCategories = [...new Set(update.unsubscribed_categories)];
       if (update.unsubscribed_all !== undefined) prefs.unsubscribedAll = update.unsubscribed_all;
-      const switches: Partial<typeof userNotificationSettings.$inferInsert> = {};
+      const switches: SettingsValues = {};
       for (const key of NOTIFICATION_SWITCHES) {
         const value = update[key];
         if (value !== undefined) (switches as Record<string, boolean>)[SWITCH_COLUMNS[key]] = value;
       }
-      await db.transaction(async (tx) => {
-        if (Object.keys(prefs).length) {
-          await tx
-            .insert(userEmailPreferences)
-            .values({ userId, ...prefs })
-            .onConflictDoUpdate({ target: userEmailPreferences.userId, set: { ...prefs, updatedAt: new Date() } });
-        }
-        if (Object.keys(switches).length) {
-          await tx
-            .insert(userNotificationSettings)
-            .values({ userId, ...switches })
-            .onConflictDoUpdate({ target: userNotificationSettings.userId, set: { ...switches, updatedAt: new Date() } });
-        }
+      await userEmails.transaction(async (tx) => {
+        if (Object.keys(prefs).length) await userEmails.upsertPreferences(userId, prefs, tx);
+        if (Object.keys(switches).length) await userEmails.upsertSettings(userId, switches, tx);
       });
       return getPreferences(userId);
     },

@@ -1,0 +1,105 @@
+// SQL of the send queue as one worker sees it (postgres.js). Every outcome write is guarded by
+// `locked_by = <this worker> and status = 'processing'`: a worker whose lease ran out and whose row was
+// reclaimed writes nothing, so only the row's current holder records a result.
+import type { Sql } from 'postgres';
+import { claimRows, extendLease } from '@story/jobs';
+
+/** A claimed row: everything the worker needs to re-check, build and send the message. */
+export interface ClaimedRow {
+  id: string;
+  template_id: string | null;
+  user_id: string | null;
+  to_email: string;
+  subject: string;
+  html_content: string;
+  text_content: string | null;
+  category: string | null;
+  attempts: number;
+  max_attempts: number;
+}
+
+const QUEUE_TABLE = { table: 'email_send_queue', runningStatus: 'processing' } as const;
+
+export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }: { workerId: string; leaseSeconds: number }) {
+  return {
+    /**
+     * One statement claims the batch (libs/jobs claimRows: an UPDATE over SELECT ... FOR UPDATE SKIP LOCKED).
+     * Claimable: pending rows that are due, and rows left in 'processing' by a dead worker once their lease
+     * has passed. The rows stay in email_send_queue; only the claim and the lease are the runner's.
+     */
+    claim(limit: number): Promise<ClaimedRow[]> {
+      return claimRows<ClaimedRow[]>(sql, {
+        ...QUEUE_TABLE,
+        workerId,
+        leaseSeconds,
+        limit,
+        claimable: sql`(status = 'pending' and scheduled_for <= now() and (next_attempt_at is null or next_attempt_at <= now()))
+                        or (status = 'processing' and lease_expires_at < now())`,
+        orderBy: 'scheduled_for',
+        returning: sql`id, template_id, user_id, to_email, subject, html_content, text_content, category, attempts, max_attempts`,
+      });
+    },
+
+    /** Extend the lease; false when the row is no longer ours (lease expired and reclaimed). */
+    extendLease(id: string): Promise<boolean> {
+      return extendLease(sql, { ...QUEUE_TABLE, id, workerId, leaseSeconds });
+    },
+
+    /** Record a send; false when this worker no longer held the row. Throws 23505 when the provider id is taken. */
+    async markSent(id: string, providerMessageId: string, messageId: string): Promise<boolean> {
+      // One statement, so one round trip and atomic: data-modifying CTEs all run, and the counters move only
+      // when this worker still held the row (the guarded update returned it).
+      const [result] = await sql<{ updated: number }[]>`
+        with done as (
+          update email_send_queue
+             set status = 'sent', sent_at = now(), provider_message_id = ${providerMessageId}, message_id_header = ${messageId},
+                 attempts = attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+           where id = ${id} and locked_by = ${workerId} and status = 'processing'
+          returning template_id
+        ),
+        template_total as (
+          update email_templates set total_sent = total_sent + 1 where id = (select template_id from done)
+        ),
+        day_total as (
+          insert into email_analytics (template_id, date, sent)
+          select template_id, (now() at time zone 'utc')::date, 1 from done where template_id is not null
+          on conflict (template_id, date) do update set sent = email_analytics.sent + 1, updated_at = now()
+        )
+        select count(*)::int as updated from done`;
+      return result?.updated === 1;
+    },
+
+    /** Back to pending, due again after `delaySeconds`. */
+    async scheduleRetry(id: string, attempts: number, delaySeconds: number, errorMessage: string): Promise<void> {
+      await sql`update email_send_queue
+           set status = 'pending', attempts = ${attempts}, next_attempt_at = now() + make_interval(secs => ${delaySeconds}),
+               error_message = ${errorMessage}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+         where id = ${id} and locked_by = ${workerId} and status = 'processing'`;
+    },
+
+    /** Failed for good, counted in the template's figures of the day in the same transaction. */
+    async markFailed(id: string, attempts: number, errorMessage: string): Promise<void> {
+      await sql.begin(async (tx) => {
+        const updated = await tx<{ template_id: string | null }[]>`update email_send_queue
+             set status = 'failed', attempts = ${attempts}, next_attempt_at = null,
+                 error_message = ${errorMessage}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+           where id = ${id} and locked_by = ${workerId} and status = 'processing'
+          returning template_id`;
+        const templateId = updated[0]?.template_id;
+        if (templateId) {
+          await tx`insert into email_analytics (template_id, date, failed) values (${templateId}, (now() at time zone 'utc')::date, 1)
+            on conflict (template_id, date) do update set failed = email_analytics.failed + 1, updated_at = now()`;
+        }
+      });
+    },
+
+    /** Not sent and never will be (the recipient may no longer receive it). */
+    async cancel(id: string, errorMessage: string): Promise<void> {
+      await sql`update email_send_queue set status = 'cancelled', error_message = ${errorMessage},
+          updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+        where id = ${id} and locked_by = ${workerId} and status = 'processing'`;
+    },
+  };
+}
+
+export type EmailQueueRepository = ReturnType<typeof createEmailQueueRepository>;
