@@ -1,7 +1,5 @@
 // POST/GET/DELETE /api/recordings, media streaming and the processing job, against real PostgreSQL, real
 // local storage and real ffmpeg-made media.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createDeepgramSpeechToText, createMemoryUsageRecorder, createSpeechRecognition, ffmpegPath, ProviderError, type ObjectStorage } from '@story/providers';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { buildTestAppWithProviders, fakeSpeech, makeTone, multipart, type Part } from '../../test/conversations-factories';
@@ -274,13 +272,26 @@ describe('recordings: limits and streaming transcription', () => {
   const VOICE_LIMIT = 'A recording may be at most 30 minutes long (spec 000 Limits: voice at most 30 minutes)';
 
   /** 30 minutes and 5 seconds of quiet speech-band noise as 8 kbit/s MP3 (about 1.8 MB): long, yet small. */
-  async function longMp3(): Promise<Buffer> {
-    const { stdout } = await promisify(execFile)(
-      ffmpegPath(),
-      ['-v', 'error', '-f', 'lavfi', '-i', 'anoisesrc=r=8000:a=0.05:d=1805', '-ac', '1', '-c:a', 'libmp3lame', '-b:a', '8k', '-f', 'mp3', 'pipe:1'],
-      { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
-    );
-    return stdout as Buffer;
+  /**
+   * 30 minutes and 5 seconds of silence as 4 kHz 8-bit mono WAV (7.2 MB, under the 8 MB multipart cap),
+   * written byte by byte: nothing to encode, so the test stays fast on a loaded machine.
+   */
+  function longWav(seconds = 1805, rate = 4000): Buffer {
+    const data = rate * seconds;
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0);
+    header.writeUInt32LE(36 + data, 4);
+    header.write('WAVEfmt ', 8);
+    header.writeUInt32LE(16, 16); // fmt chunk size
+    header.writeUInt16LE(1, 20); // PCM
+    header.writeUInt16LE(1, 22); // mono
+    header.writeUInt32LE(rate, 24);
+    header.writeUInt32LE(rate, 28); // byte rate: 1 byte per sample
+    header.writeUInt16LE(1, 32); // block align
+    header.writeUInt16LE(8, 34); // bits per sample
+    header.write('data', 36);
+    header.writeUInt32LE(data, 40);
+    return Buffer.concat([header, Buffer.alloc(data, 128)]);
   }
 
   it('the multipart route refuses a duration over 30 minutes with 400 naming the limit, keeping nothing', async () => {
@@ -308,7 +319,7 @@ describe('recordings: limits and streaming transcription', () => {
     try {
       const user = await signUp(t.app);
       // The client says one minute; the probe finds more than thirty.
-      const res = await upload(t, user, [{ name: 'duration', value: '60' }, { name: 'audio', value: await longMp3(), filename: 'long.mp3', contentType: 'audio/mpeg' }]);
+      const res = await upload(t, user, [{ name: 'duration', value: '60' }, { name: 'audio', value: longWav(), filename: 'long.wav', contentType: 'audio/wav' }]);
       expect(res.statusCode).toBe(201);
       const id = res.json().recording.id;
       await createRecordingWorker({ sql: t.database.sql, storage, speech }).runOnce();
@@ -320,7 +331,7 @@ describe('recordings: limits and streaming transcription', () => {
     } finally {
       await t.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('the worker hands speech-to-text a file to stream (a path and its size), never a Buffer', async () => {
     let storage!: ObjectStorage;
