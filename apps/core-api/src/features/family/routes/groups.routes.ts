@@ -1,9 +1,9 @@
-// /api/family/groups and a group's leaderboard.
+// /api/family/groups: the caller's family groups, creating one, reading one.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import type { FamilyService } from '../family.service';
-import { createGroupBody, groupDetail, groupView, leaderboardEntry } from './groups.schemas';
+import { createGroupBody, groupDetail, groupView } from './groups.schemas';
 import { e, familyParams, security, tags } from './shared.schemas';
 
 export const groupsRoutes =
@@ -51,20 +51,5 @@ export const groupsRoutes =
         },
       },
       async (req) => ({ success: true as const, data: await family.getGroup(callerOf(req).userId, req.params.familyId) }),
-    );
-
-    app.get(
-      '/api/family/:familyId/leaderboard',
-      {
-        schema: {
-          operationId: 'getFamilyLeaderboard',
-          summary: 'Contributions per member, counted from stories, recordings and memories',
-          tags,
-          security,
-          params: familyParams,
-          response: { 200: z.object({ success: z.literal(true), data: z.array(leaderboardEntry) }), ...e([400, 401, 404, 429] as const) },
-        },
-      },
-      async (req) => ({ success: true as const, data: await family.leaderboard(callerOf(req).userId, req.params.familyId) }),
     );
   };

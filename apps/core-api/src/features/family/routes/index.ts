@@ -6,9 +6,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FamilyService } from '../family.service';
 import type { InvitationsService } from '../invitations.service';
 import { groupsRoutes } from './groups.routes';
-import { invitationsRoutes } from './invitations.routes';
+import { groupInvitationsRoutes, invitationsRoutes } from './invitations.routes';
+import { leaderboardRoutes } from './leaderboard.routes';
 import { mediaRoutes } from './media.routes';
-import { membersRoutes } from './members.routes';
+import { memberDirectoryRoutes, membersRoutes } from './members.routes';
 import { memoriesRoutes } from './memories.routes';
 import { relationshipsRoutes } from './relationships.routes';
 
@@ -17,9 +18,13 @@ export { familyPublicRoutes } from './public.routes';
 export const familyRoutes =
   ({ family, invitations }: { family: FamilyService; invitations: InvitationsService }): FastifyPluginAsyncZod =>
   async (app) => {
+    // This order is the order of docs/openapi/core-api.json's paths: keep it, or the document changes.
     await app.register(groupsRoutes({ family }));
     await app.register(invitationsRoutes({ invitations }));
+    await app.register(memberDirectoryRoutes({ family }));
+    await app.register(leaderboardRoutes({ family }));
     await app.register(membersRoutes({ family }));
+    await app.register(groupInvitationsRoutes({ invitations }));
     await app.register(relationshipsRoutes({ family }));
     await app.register(memoriesRoutes({ family }));
     await app.register(mediaRoutes({ family }));

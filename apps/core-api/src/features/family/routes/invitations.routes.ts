@@ -9,6 +9,7 @@ import type { InvitationsService } from '../invitations.service';
 import { acceptAnswer, invitationDetails, invitationListItem, invitationParams, invitationView, inviteFields, welcomeView } from './invitations.schemas';
 import { e, familyParams, security, tags, token } from './shared.schemas';
 
+/** Inviting, answering and the welcome page: /api/family/invitations* and /api/family/welcome. */
 export const invitationsRoutes =
   ({ invitations }: { invitations: InvitationsService }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -89,7 +90,12 @@ export const invitationsRoutes =
       },
       async (req) => invitations.welcome(callerOf(req).userId, req.params.token),
     );
+  };
 
+/** The owner's management of one group's invitations: /api/families/[familyId]/invitations. */
+export const groupInvitationsRoutes =
+  ({ invitations }: { invitations: InvitationsService }): FastifyPluginAsyncZod =>
+  async (app) => {
     app.get(
       '/api/families/:familyId/invitations',
       {

@@ -6,7 +6,8 @@ import type { FamilyService } from '../family.service';
 import { memberParams, memberStatusQuery, memberView, placeholderBody, updateMemberBody } from './members.schemas';
 import { e, familyParams, security, tags } from './shared.schemas';
 
-export const membersRoutes =
+/** Active members across the caller's groups: /api/family/members. */
+export const memberDirectoryRoutes =
   ({ family }: { family: FamilyService }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
@@ -23,7 +24,12 @@ export const membersRoutes =
       },
       async (req) => ({ members: await family.listAllMembers(callerOf(req).userId, req.query.familyId) }),
     );
+  };
 
+/** One group's members: /api/families/[familyId]/members. */
+export const membersRoutes =
+  ({ family }: { family: FamilyService }): FastifyPluginAsyncZod =>
+  async (app) => {
     app.get(
       '/api/families/:familyId/members',
       {
