@@ -5,7 +5,8 @@ import { familyParams, relationship } from './shared.schemas';
 
 export const invitationView = z.object({ id: z.uuid(), email: z.string(), role: z.enum(INVITATION_ROLES), status: z.enum(INVITATION_STATUSES), expiresAt: z.string(), inviteUrl: z.string() });
 
-export const invitationListItem = z.object({
+/** What the owner's list and the invitee's details both show of an invitation. */
+const invitationFields = z.object({
   id: z.uuid(),
   email: z.string(),
   role: z.enum(INVITATION_ROLES),
@@ -13,10 +14,9 @@ export const invitationListItem = z.object({
   relationship: z.string().nullable(),
   message: z.string().nullable(),
   expiresAt: z.string(),
-  createdAt: z.string(),
-  resentCount: z.number().int(),
-  lastSentAt: z.string().nullable(),
 });
+
+export const invitationListItem = invitationFields.extend({ createdAt: z.string(), resentCount: z.number().int(), lastSentAt: z.string().nullable() });
 
 export const familySummary = z.object({ id: z.uuid(), name: z.string(), description: z.string().nullable(), memberCount: z.number().int() });
 
@@ -32,17 +32,7 @@ export const invitationParams = familyParams.extend({ invitationId: z.uuid() });
 export const acceptAnswer = z.object({ success: z.literal(true), familyGroupId: z.uuid(), member: z.object({ id: z.uuid(), role: z.string() }), welcomeUrl: z.string() });
 
 export const invitationDetails = z.object({
-  invitation: z.object({
-    id: z.uuid(),
-    email: z.string(),
-    role: z.enum(INVITATION_ROLES),
-    status: z.enum(INVITATION_STATUSES),
-    relationship: z.string().nullable(),
-    message: z.string().nullable(),
-    expiresAt: z.string(),
-    family: familySummary,
-    invitedBy: z.object({ name: z.string().nullable() }),
-  }),
+  invitation: invitationFields.extend({ family: familySummary, invitedBy: z.object({ name: z.string().nullable() }) }),
   emailMatches: z.boolean(),
   canAccept: z.boolean(),
 });
