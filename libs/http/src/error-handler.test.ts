@@ -11,6 +11,9 @@ async function appWith(render: ErrorRenderer) {
   app.get('/missing-template', async () => {
     throw new AppError('not_found', 'Template not found', { code: 'TEMPLATE_NOT_FOUND', details: { template_id: 't1' } });
   });
+  app.get('/too-many', async () => {
+    throw new AppError('rate_limited', 'Try again later.', { retryAfter: 3600 });
+  });
   await app.ready();
   return app;
 }
@@ -29,6 +32,14 @@ describe('core shape', () => {
     const res = await app.inject({ url: '/boom' });
     expect(res.statusCode).toBe(500);
     expect(res.body).toBe(JSON.stringify({ error: 'Internal server error' }));
+  });
+
+  it("sends an AppError's retryAfter as Retry-After, and not in the body", async () => {
+    const app = await appWith(coreErrorRenderer);
+    const res = await app.inject({ url: '/too-many' });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBe('3600');
+    expect(res.json()).toEqual({ error: 'Try again later.' });
   });
 });
 

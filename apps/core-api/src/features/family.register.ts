@@ -5,7 +5,7 @@ import type { App } from '@story/http';
 import { createCampaignsService } from './campaigns/campaigns.service';
 import { createFlowRoutes } from './campaigns/create-flow.routes';
 import { createCreateFlowService } from './campaigns/create-flow.service';
-import { familyPublicRoutes, familyRoutes } from './family/family.routes';
+import { familyPublicRoutes, familyRoutes } from './family/routes';
 import { createFamilyService } from './family/family.service';
 import { createInvitationsService } from './family/invitations.service';
 import type { CoreFeatureDeps } from './feature-deps';
@@ -13,10 +13,10 @@ import { timelineRoutes } from './timeline/timeline.routes';
 import { createTimelineService } from './timeline/timeline.service';
 
 export async function registerFamilyAndCampaigns(app: App, deps: CoreFeatureDeps): Promise<void> {
-  const { db, sql, access, config } = deps;
-  const invitations = createInvitationsService({ db, sql, access, appUrl: config.appUrl, rateScale: config.rateLimit.scale });
-  const family = createFamilyService({ db, sql, access });
-  const timeline = createTimelineService({ sql, access });
+  const { db, access, config } = deps;
+  const invitations = createInvitationsService({ db, access, appUrl: config.appUrl, rateScale: config.rateLimit.scale });
+  const family = createFamilyService({ db, access });
+  const timeline = createTimelineService({ db, access });
   const flows = createCreateFlowService({ db, invitations, campaigns: createCampaignsService({ db }) });
 
   await app.register(familyPublicRoutes({ invitations, rateLimit: deps.rateLimit }));

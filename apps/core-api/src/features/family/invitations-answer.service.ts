@@ -1,0 +1,132 @@
+// The invitee's side of an invitation: what it is for (before and after signing in), accepting or
+// declining it, and the welcome page of the family joined. Accept and reject need the signed-in account's
+// email to equal the invited address: the invitation is for that person, and a forwarded link must not
+// let someone else in. An expired or already used token is refused and nothing is written.
+import type { Database } from '@story/db';
+import { AppError, conflict, forbidden, notFound } from '@story/http';
+import { recordEvent } from '../timeline/timeline.service';
+import type { FamilyGroupsRepository } from './family-groups.repository';
+import type { FamilyMembersRepository } from './family-members.repository';
+import type { InvitationRow, InvitationsRepository } from './invitations.repository';
+import { effectiveStatus, hashInvitationToken, maskEmail, normalizeEmail } from './invitations.views';
+
+export interface InvitationAnswersDeps {
+  db: Database;
+  invitations: InvitationsRepository;
+  groups: FamilyGroupsRepository;
+  members: FamilyMembersRepository;
+}
+
+/** Only a pending, unexpired invitation for the caller's own address may be answered. */
+function assertAnswerable(row: InvitationRow, callerEmail: string): void {
+  const status = effectiveStatus(row);
+  if (status === 'expired') throw new AppError('gone', 'This invitation has expired. Ask for a new one.', { code: 'invitation_expired' });
+  if (status !== 'pending') throw conflict(`This invitation was already ${status}`, { code: `invitation_${status}` });
+  if (normalizeEmail(callerEmail) !== row.email) {
+    throw forbidden('This invitation was sent to a different email address. Sign in with the invited address to answer it.', { code: 'invitation_email_mismatch' });
+  }
+}
+
+export function createInvitationAnswers({ db, invitations, groups, members }: InvitationAnswersDeps) {
+  async function byToken(token: string): Promise<InvitationRow> {
+    const row = await invitations.findByTokenHash(hashInvitationToken(token));
+    if (!row) throw notFound('Invitation');
+    return row;
+  }
+
+  async function inviterOf(userId: string | null): Promise<{ name: string | null }> {
+    if (!userId) return { name: null };
+    return { name: (await members.accountName(userId)) ?? 'A relative' };
+  }
+
+  return {
+    /** Before sign-in: just enough to decide whether to sign up (no id, the address masked). */
+    async preview(token: string) {
+      const row = await byToken(token);
+      const group = await groups.summary(row.familyGroupId);
+      return {
+        invitation: {
+          status: effectiveStatus(row),
+          role: row.role,
+          expiresAt: row.expiresAt.toISOString(),
+          emailHint: maskEmail(row.email),
+          familyName: group?.name ?? '',
+          inviterName: (await inviterOf(row.invitedBy)).name,
+          message: row.message,
+        },
+      };
+    },
+
+    /** Signed in: the whole invitation, and whether this account may answer it. */
+    async details(callerEmail: string, token: string) {
+      const row = await byToken(token);
+      const group = await groups.summary(row.familyGroupId);
+      const status = effectiveStatus(row);
+      const emailMatches = normalizeEmail(callerEmail) === row.email;
+      return {
+        invitation: {
+          id: row.id,
+          email: row.email,
+          role: row.role,
+          status,
+          relationship: row.relationship,
+          message: row.message,
+          expiresAt: row.expiresAt.toISOString(),
+          family: group ?? { id: row.familyGroupId, name: '', description: null, memberCount: 0 },
+          invitedBy: await inviterOf(row.invitedBy),
+        },
+        emailMatches,
+        canAccept: status === 'pending' && emailMatches,
+      };
+    },
+
+    /** Joins the caller to the family (re-joining reuses a removed membership) and records it on the timeline. */
+    async accept(callerId: string, callerEmail: string, token: string) {
+      return db.transaction(async (tx) => {
+        const row = await invitations.lockByTokenHash(hashInvitationToken(token), tx);
+        if (!row) throw notFound('Invitation');
+        assertAnswerable(row, callerEmail);
+        const member = await members.upsertActive({ groupId: row.familyGroupId, userId: callerId, role: row.role, relationship: row.relationship, email: row.email }, tx);
+        await invitations.markAccepted(row.id, callerId, tx);
+        await recordEvent(tx, {
+          familyGroupId: row.familyGroupId,
+          actorId: callerId,
+          eventType: 'member_joined',
+          subjectType: 'member',
+          subjectId: member.id,
+          title: `${(await members.accountName(callerId, tx)) ?? 'A relative'} joined the family`,
+          data: { role: member.role },
+        });
+        return { familyGroupId: row.familyGroupId, member: { id: member.id, role: member.role }, welcomeUrl: `/api/family/welcome/${token}` };
+      });
+    },
+
+    async reject(callerEmail: string, token: string): Promise<{ status: 'rejected' }> {
+      return db.transaction(async (tx) => {
+        const row = await invitations.lockByTokenHash(hashInvitationToken(token), tx);
+        if (!row) throw notFound('Invitation');
+        assertAnswerable(row, callerEmail);
+        await invitations.markRejected(row.id, tx);
+        return { status: 'rejected' as const };
+      });
+    },
+
+    /** After accepting: the family the caller just joined. Only the account that accepted sees it. */
+    async welcome(callerId: string, token: string) {
+      const row = await invitations.findByTokenHash(hashInvitationToken(token));
+      if (!row || row.status !== 'accepted' || row.acceptedBy !== callerId) throw notFound('Invitation');
+      // Still a member? A removed member's welcome page is gone with the access.
+      const role = await members.activeRole(row.familyGroupId, callerId);
+      if (!role) throw notFound('Invitation');
+      const group = await groups.summary(row.familyGroupId);
+      if (!group) throw notFound('Invitation');
+      const names = await members.activeNames(row.familyGroupId);
+      return {
+        family: group,
+        role,
+        invitedBy: await inviterOf(row.invitedBy),
+        members: names.map((m) => ({ name: m.name, role: m.role })),
+      };
+    },
+  };
+}
