@@ -36,7 +36,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
     logStream: deps.logStream,
     render: emailErrorRenderer,
     cors: { origins: config.corsOrigins },
-    rateLimit: { redisUrl: config.rateLimit.redisUrl, scale: config.rateLimit.scale, global: { max: config.limits.userPerMinute, timeWindow: '1 minute' } },
+    rateLimit: { redisUrl: config.rateLimit.redisUrl, scale: config.rateLimit.scale, global: 'email.user' },
     openapi: {
       title: 'Family Stories email service',
       version: VERSION,
@@ -75,7 +75,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
     await authenticated.register(
       async (admin) => {
         admin.addHook('onRequest', requireRole(['admin'], 'Admin access required', 'INSUFFICIENT_PERMISSIONS'));
-        const adminLimit = { rateLimit, perMinute: config.limits.adminPerMinute };
+        const adminLimit = { rateLimit, limit: 'email.admin' as const };
         await admin.register(templatesRoutes({ templates: createTemplatesService({ db: deps.database.db }), ...adminLimit }));
         await admin.register(analyticsRoutes({ analytics: createAnalyticsService({ db: deps.database.db }), ...adminLimit }));
         await admin.register(abTestsRoutes({ abTests: createAbTestsService({ db: deps.database.db }), ...adminLimit }));
@@ -83,7 +83,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
       { prefix: '/api/admin/email' },
     );
     await authenticated.register(
-      userEmailsRoutes({ userEmails: createUserEmailsService({ db: deps.database.db }), rateLimit, perMinute: config.limits.userPerMinute }),
+      userEmailsRoutes({ userEmails: createUserEmailsService({ db: deps.database.db }), rateLimit, limit: 'email.user' }),
       { prefix: '/api/user/emails' },
     );
   });

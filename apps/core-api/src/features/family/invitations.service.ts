@@ -17,14 +17,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { familyGroups, familyInvitations, familyMembers, one, type Database, type DbOrTx, type InvitationRole, type InvitationStatus } from '@story/db';
 import { triggerFamilyInvitation } from '@story/email';
-import { AppError, conflict, forbidden, notFound } from '@story/http';
+import { AppError, conflict, countedLimit, forbidden, notFound } from '@story/http';
 import type { Sql } from 'postgres';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertAllowance, lockTier } from '../tiers/tier-allowances';
 import { recordEvent } from '../timeline/timeline.service';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-export const INVITES_PER_HOUR = 5;
 
 export interface InvitationView {
   id: string;
@@ -82,7 +81,7 @@ export interface InvitationsDeps {
 }
 
 export function createInvitationsService({ db, sql: pg, access, appUrl, rateScale }: InvitationsDeps) {
-  const perHour = Math.max(1, Math.floor(INVITES_PER_HOUR * rateScale));
+  const rate = countedLimit('core.invites', rateScale);
   const inviteUrl = (token: string) => `${appUrl.replace(/\/+$/, '')}/invite/${token}`;
 
   const view = (row: InvitationRow, token: string): InvitationView => ({
@@ -121,9 +120,7 @@ export function createInvitationsService({ db, sql: pg, access, appUrl, rateScal
       select (count(*) filter (where created_at > now() - interval '1 hour')
             + count(*) filter (where resent_count > 0 and last_sent_at > now() - interval '1 hour'))::int as n
         from family_invitations where invited_by = ${callerId}`);
-    if ((rows[0]?.n ?? 0) >= perHour) {
-      throw new AppError('rate_limited', `You can send ${perHour} family invitations per hour. Try again later.`, { headers: { 'Retry-After': '3600' } });
-    }
+    rate.assert(rows[0]?.n ?? 0, 3600);
   }
 
   /** Locks the group row: invitations to one group (and their allowance count) run one at a time. */

@@ -6,7 +6,7 @@ import { Webhook } from 'svix';
 import { z } from 'zod';
 import type postgres from 'postgres';
 import type { DbClient } from '@story/db';
-import { AppError, type App } from '@story/http';
+import { AppError, routeLimit, type App } from '@story/http';
 import type { EmailServiceConfig } from '../../config';
 import { suppressAddressInTransaction } from './suppress-in-transaction';
 
@@ -144,7 +144,7 @@ export function webhookRoutes({ config, database }: { config: EmailServiceConfig
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
     app.post('/api/webhooks/email/resend', {
-      config: { rateLimit: { max: Math.max(1, Math.floor(config.limits.webhookPerMinute * config.rateLimit.scale)), timeWindow: '1 minute' } },
+      config: { rateLimit: routeLimit('email.webhook', config.rateLimit.scale) },
       schema: { tags: ['webhooks'], summary: 'Delivery events from the email provider (Svix-signed)' },
       handler: async (request, reply) => {
         const secret = config.secrets.emailWebhookSecret;
