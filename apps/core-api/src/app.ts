@@ -45,7 +45,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     rateLimit: {
       redisUrl: config.rateLimit.redisUrl,
       scale: config.rateLimit.scale,
-      global: { max: config.limits.generalPerMinute, timeWindow: '1 minute' },
+      global: 'core.general',
     },
     openapi: {
       title: 'Family Stories core API',
@@ -88,7 +88,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     onLockout: (email) => app.log.warn({ email }, 'sign-in locked after repeated failures'),
   });
   await app.register(
-    authRoutes({ auth, rateLimit, perMinute: config.limits.authPerMinute, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }) }),
+    authRoutes({ auth, rateLimit, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }) }),
     { prefix: '/api/auth' },
   );
 

@@ -1,4 +1,5 @@
-// core-api configuration: the shared platform settings plus this service's port and limits.
+// core-api configuration: the shared platform settings plus this service's port and limits (rate limits
+// are named in the limiter's table, libs/http/src/limits).
 import { z } from 'zod';
 import { loadPlatformConfig, type PlatformConfig } from '@story/config';
 
@@ -9,9 +10,6 @@ export interface CoreApiConfig extends PlatformConfig {
   service: 'core-api';
   port: number;
   limits: {
-    /** Spec 000 Limits: authentication 5 per minute, general API 100 per minute. */
-    authPerMinute: number;
-    generalPerMinute: number;
     /** Session (refresh token) lifetime. */
     sessionDays: number;
     /** MAX_STORED_FILE_BYTES: the largest file stored (spec 000: 50 MB); a benchmark may raise it on its own run. */
@@ -36,6 +34,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...platform,
     service: 'core-api',
     port: platform.ports.coreApi,
-    limits: { authPerMinute: 5, generalPerMinute: 100, sessionDays: 30, maxStoredFileBytes: parsed.data },
+    limits: { sessionDays: 30, maxStoredFileBytes: parsed.data },
   };
 }

@@ -44,7 +44,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
     logStream: deps.logStream,
     render: emailErrorRenderer,
     cors: { origins: config.corsOrigins },
-    rateLimit: { redisUrl: config.rateLimit.redisUrl, scale: config.rateLimit.scale, global: { max: config.limits.userPerMinute, timeWindow: '1 minute' } },
+    rateLimit: { redisUrl: config.rateLimit.redisUrl, scale: config.rateLimit.scale, global: 'email.user' },
     openapi: {
       title: 'Family Stories email service',
       version: VERSION,
@@ -86,7 +86,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
     await authenticated.register(
       async (admin) => {
         admin.addHook('onRequest', requireRole(['admin'], 'Admin access required', 'INSUFFICIENT_PERMISSIONS'));
-        const adminLimit = { rateLimit, perMinute: config.limits.adminPerMinute };
+        const adminLimit = { rateLimit, limit: 'email.admin' as const };
         await admin.register(templatesRoutes({ templates: createTemplatesService({ templates }), ...adminLimit }));
         await admin.register(analyticsRoutes({ analytics: createAnalyticsService({ analytics }), ...adminLimit }));
         await admin.register(abTestsRoutes({ abTests: createAbTestsService({ abTests: createAbTestsRepository(db), templates }), ...adminLimit }));
@@ -94,7 +94,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
       { prefix: '/api/admin/email' },
     );
     await authenticated.register(
-      userEmailsRoutes({ userEmails: createUserEmailsService({ userEmails: createUserEmailsRepository(db) }), rateLimit, perMinute: config.limits.userPerMinute }),
+      userEmailsRoutes({ userEmails: createUserEmailsService({ userEmails: createUserEmailsRepository(db) }), rateLimit, limit: 'email.user' }),
       { prefix: '/api/user/emails' },
     );
   });

@@ -1,4 +1,5 @@
-// email-service configuration: the shared platform settings plus queue and limit settings (spec 001 Limits).
+// email-service configuration: the shared platform settings plus queue settings (the limits of spec 001
+// are named in the limiter's table, libs/http/src/limits).
 import { z } from 'zod';
 import { loadPlatformConfig, parseEnv, type PlatformConfig } from '@story/config';
 
@@ -12,7 +13,6 @@ export interface EmailServiceConfig extends PlatformConfig {
   service: 'email-service';
   port: number;
   queue: { batchSize: number; maxAttempts: number; intervalMs: number };
-  limits: { adminPerMinute: number; userPerMinute: number; webhookPerMinute: number };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): EmailServiceConfig {
@@ -23,6 +23,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     service: 'email-service',
     port: platform.ports.emailService,
     queue: { batchSize: own.EMAIL_QUEUE_BATCH_SIZE, maxAttempts: own.EMAIL_MAX_ATTEMPTS, intervalMs: own.EMAIL_PROCESSING_INTERVAL_MS },
-    limits: { adminPerMinute: 100, userPerMinute: 60, webhookPerMinute: 1000 },
   };
 }

@@ -56,7 +56,7 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
       allowedHeaders: ['Content-Type', 'Authorization', 'X-Session-ID', 'X-User-ID', 'X-Request-ID', 'Accept-Language'],
       isPublic: isPublicRequest,
     },
-    rateLimit: { redisUrl: config.rateLimit.redisUrl, scale: config.rateLimit.scale, global: { max: config.limits.generalPerMinute, timeWindow: '1 minute' } },
+    rateLimit: { redisUrl: config.rateLimit.redisUrl, scale: config.rateLimit.scale, global: 'tools.general' },
     openapi: {
       title: 'Family Stories free tools API',
       version: VERSION,

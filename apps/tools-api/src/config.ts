@@ -5,7 +5,6 @@ export interface ToolsApiConfig extends PlatformConfig {
   service: 'tools-api';
   port: number;
   limits: {
-    generalPerMinute: number;
     /** Largest PDF accepted for flashcards and flipbooks (413 above it). */
     maxPdfBytes: number;
     /** Largest image accepted for flashcards (OCR). */
@@ -25,7 +24,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...platform,
     service: 'tools-api',
     port: platform.ports.toolsApi,
-    limits: { generalPerMinute: 300, maxPdfBytes: 20 * 1024 * 1024, maxImageBytes: 10 * 1024 * 1024 },
+    limits: { maxPdfBytes: 20 * 1024 * 1024, maxImageBytes: 10 * 1024 * 1024 },
     workers: { purgeIntervalMs: 15 * 60_000, pollIntervalMs: 5_000 },
   };
 }

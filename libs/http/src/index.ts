@@ -2,7 +2,7 @@ export * from './errors';
 export * from './error-shapes';
 export * from './error-handler';
 export * from './security';
-export * from './rate-limit';
+export * from './limits';
 export * from './openapi';
 export * from './health';
 export * from './server';

@@ -1,11 +1,10 @@
 // The plumbing every service shares, in one call: error shape, security headers, CORS, rate limits,
 // OpenAPI and /docs, auth decorators. Each app's buildApp calls it, then registers its features.
-import type { FastifyRequest } from 'fastify';
 import type { ErrorRenderer } from './error-shapes';
 import { registerErrorHandling } from './error-handler';
 import { registerInputGuards, registerJsonDepthLimit } from './input-guards';
 import { registerOpenApi, type OpenApiInfo } from './openapi';
-import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './rate-limit';
+import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './limits';
 import { registerCors, registerSecurityHeaders, type CorsPolicy } from './security';
 import { createServer, type App, type ServerOptions } from './server';
 
@@ -44,6 +43,3 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   await registerOpenApi(app, options.openapi);
   return { app, rateLimit };
 }
-
-/** Client IP as the rate-limit key for routes used before sign-in. */
-export const ipKey = (request: FastifyRequest): string => `ip:${request.ip}`;

@@ -12,17 +12,13 @@ import { directUploadRoutes, uploadsRoutes } from './uploads/uploads.routes';
 import { createUploadsService } from './uploads/uploads.service';
 import { recordingProcessJob } from '../workers/recording-jobs.worker';
 
-/** Spec 000 Limits: file upload 20 per hour; story creation (conversion creates one) 10 per minute. */
-const UPLOADS_PER_HOUR = 20;
-const STORIES_PER_MINUTE = 10;
-
 export async function registerRecordingsToStories(app: App, deps: CoreFeatureDeps): Promise<void> {
   const { sql, providers, config, access } = deps;
   const { jobs } = deps;
   const maxStoredFileBytes = config.limits.maxStoredFileBytes;
   const recordings = createRecordingsService({ sql, storage: providers.storage, access, jobs, publicBaseUrl: config.publicBaseUrl ?? '', maxStoredFileBytes });
   const uploads = createUploadsService({ sql, storage: providers.storage, tickets: createTicketSigner(config.secrets.uploadTicketSecret), recordings });
-  const uploadLimit = deps.rateLimit.limit(UPLOADS_PER_HOUR, '1 hour');
+  const uploadLimit = deps.rateLimit.route('core.uploads');
   jobs.define(recordingProcessJob({ sql, storage: providers.storage, speech: providers.speech, log: app.log.child({ component: 'core-jobs' }) }));
 
   await app.register(directUploadRoutes({ uploads, maxStoredFileBytes }), { prefix: '/api/uploads/direct' });
@@ -33,7 +29,7 @@ export async function registerRecordingsToStories(app: App, deps: CoreFeatureDep
     const conversion = createConversionService({ sql, llm: providers.llm, access });
     const stories = createStoriesService({ sql, access, publicBaseUrl: config.publicBaseUrl ?? '' });
     await scope.register(
-      conversionRoutes({ conversion, loadStory: (userId, id) => stories.get(userId, id), storyLimit: deps.rateLimit.limit(STORIES_PER_MINUTE, '1 minute') }),
+      conversionRoutes({ conversion, loadStory: (userId, id) => stories.get(userId, id), storyLimit: deps.rateLimit.route('core.stories') /* conversion creates a story */ }),
       { prefix: '/api/stories' },
     );
   });

@@ -10,7 +10,7 @@ export interface ToolsFeatureDeps {
   /** For requireToolsSession / optionalToolsSession ({sql, tokens, sessions}). */
   tokens: Pick<TokenSigner, 'verify'>;
   sessions: SessionLookup;
-  /** RATE_LIMIT_SCALE: multiply every limit passed to enforceLimits/consumeLimit by it (load tests). */
+  /** RATE_LIMIT_SCALE: multiplies every limit consumeCounters takes (load tests). */
   limitScale: number;
   /** Public base URL of tools-api without trailing slash (share URLs, canonical links). */
   publicBaseUrl: string;

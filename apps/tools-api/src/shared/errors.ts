@@ -1,7 +1,7 @@
 // The error codes of spec 002 (client side and server side) as AppError factories. toolsErrorRenderer
-// (libs/http) puts code, message, field and details into the envelope; extra.meta lands in meta.
+// (libs/http) puts code, message, field and details into the envelope; extra.meta lands in meta. The 429
+// RATE_LIMIT_EXCEEDED comes from the limiter (counterRefusal in libs/http/src/limits).
 import { AppError } from '@story/http';
-import type { RateLimitMeta } from './envelope';
 
 export const TOOLS_ERROR_CODES = [
   'MISSING_SESSION_ID',
@@ -39,18 +39,4 @@ export const toolsError = {
   exportFailed: (cause?: unknown) => new AppError('internal', 'The export could not be produced', { code: 'EXPORT_FAILED', cause }),
   saveFailed: (cause?: unknown) => new AppError('internal', 'The content could not be saved', { code: 'SAVE_FAILED', cause }),
   databaseError: (cause?: unknown) => new AppError('internal', 'A database error occurred', { code: 'DATABASE_ERROR', cause }),
-  /**
-   * 429 of spec 002: details {currentUsage, dailyLimit, resetTime}, meta.rateLimit with retryAfter,
-   * meta.conversionOpportunity true, and the Retry-After header.
-   */
-  rateLimited: (input: { currentUsage: number; limit: number; resetTime: number; scope: string; message?: string }) => {
-    const retryAfter = Math.max(1, input.resetTime - Math.floor(Date.now() / 1000));
-    const rateLimit: RateLimitMeta = { limit: input.limit, remaining: 0, resetTime: input.resetTime, retryAfter };
-    return new AppError('rate_limited', input.message ?? `Rate limit reached (${input.limit} per ${input.scope === 'hourly' ? 'hour' : 'day'}). Sign in for higher limits.`, {
-      code: 'RATE_LIMIT_EXCEEDED',
-      details: { currentUsage: input.currentUsage, dailyLimit: input.limit, resetTime: input.resetTime, scope: input.scope },
-      headers: { 'Retry-After': String(retryAfter) },
-      extra: { meta: { rateLimit, retryAfter, conversionOpportunity: true } },
-    });
-  },
 };

@@ -4,23 +4,22 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preHandlerAsyncHookHandler, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses, ipKey, type RateLimitHandle } from '@story/http';
+import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { authResult, refreshBody, resendVerificationResult, signinBody, signupBody, verifyEmailBody, verifyEmailResult } from './auth.schemas';
 import type { AuthService } from './auth.service';
 
 export interface AuthRoutesDeps {
   auth: AuthService;
   rateLimit: RateLimitHandle;
-  perMinute: number;
   requireAuth: onRequestAsyncHookHandler | preHandlerAsyncHookHandler;
   /** A Bearer token is optional, but one that is sent must be valid (verify-email). */
   optionalAuth: onRequestAsyncHookHandler | preHandlerAsyncHookHandler;
 }
 
 export const authRoutes =
-  ({ auth, rateLimit, perMinute, requireAuth, optionalAuth }: AuthRoutesDeps): FastifyPluginAsyncZod =>
+  ({ auth, rateLimit, requireAuth, optionalAuth }: AuthRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const limited = { rateLimit: rateLimit.limit(perMinute, '1 minute', ipKey) };
+    const limited = { rateLimit: rateLimit.route('core.auth') };
     const meta = (req: { headers: Record<string, unknown>; ip: string }) => ({
       userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : undefined,
       ip: req.ip,

@@ -7,11 +7,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { accounts, emailVerificationTokens, one, profiles, type AccountRole, type Database, type DbOrTx } from '@story/db';
 import { triggerEmailVerification } from '@story/email';
-import { AppError } from '@story/http';
+import { AppError, countedLimit } from '@story/http';
 import { toUser } from './auth.schemas';
 
 export const VERIFICATION_TTL_HOURS = 24;
-export const RESENDS_PER_HOUR = 3;
+
+/** CONTRACTS §7: 3 per hour, counted over the account's resend tokens (not scaled by RATE_LIMIT_SCALE). */
+const resends = countedLimit('core.resend-verification');
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -120,12 +122,7 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
               gt(emailVerificationTokens.createdAt, sql`now() - interval '1 hour'`),
             ),
           );
-        if ((window?.n ?? 0) >= RESENDS_PER_HOUR) {
-          const seconds = Math.max(1, window?.retryAfter ?? 3600);
-          throw new AppError('rate_limited', `At most ${RESENDS_PER_HOUR} verification emails per hour. Please try again later.`, {
-            headers: { 'Retry-After': String(seconds) },
-          });
-        }
+        resends.assert(window?.n ?? 0, Math.max(1, window?.retryAfter ?? 3600));
         const userName = account.fullName?.split(/\s+/)[0] || 'there';
         const sent = await send(tx, { userId, email: account.email, userName, source: 'resend' });
         return { success: true as const, sent, user: toUser(view) };

@@ -256,7 +256,7 @@ export const conversationsRoutes =
     app.post(
       '/api/conversations/upload-audio',
       {
-        config: { rateLimit: rateLimit.limit(20, '1 hour') },
+        config: { rateLimit: rateLimit.route('core.uploads') },
         schema: {
           ...auth,
           operationId: 'uploadConversationAudio',

@@ -41,7 +41,7 @@ export const conversionRoutes =
     conversion: ConversionService;
     /** The stories API's own view of a story (provenance included), so both routes answer one shape. */
     loadStory: (callerId: string, storyId: string) => Promise<StoryView>;
-    storyLimit: ReturnType<RateLimitHandle['limit']>;
+    storyLimit: ReturnType<RateLimitHandle['route']>;
   }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(

@@ -2,7 +2,7 @@
 // member, the hourly invitation limit, the owner's family-members allowance), the row, and its email.
 // One open invitation per address and group: inviting again resends it.
 import { triggerFamilyInvitation } from '@story/email';
-import { AppError, conflict, notFound } from '@story/http';
+import { conflict, countedLimit, notFound } from '@story/http';
 import type { Database, DbOrTx } from '@story/db';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertAllowance, lockTier } from '../tiers/tier-allowances';
@@ -11,7 +11,6 @@ import type { FamilyMembersRepository } from './family-members.repository';
 import type { InvitationRow, InvitationsRepository } from './invitations.repository';
 import { effectiveStatus, hashInvitationToken, newExpiry, newInvitationToken, normalizeEmail, type CreateInvitationInput, type InvitationView } from './invitations.views';
 
-export const INVITES_PER_HOUR = 5;
 
 export interface InvitationSenderDeps {
   db: Database;
@@ -25,7 +24,8 @@ export interface InvitationSenderDeps {
 }
 
 export function createInvitationSender({ db, invitations, groups, members, access, inviteUrl, rateScale }: InvitationSenderDeps) {
-  const perHour = Math.max(1, Math.floor(INVITES_PER_HOUR * rateScale));
+  // Spec 000 Limits: family invites 5 per hour, from the one limit table (libs/http limits).
+  const invites = countedLimit('core.invites', rateScale);
 
   const view = (row: InvitationRow, token: string): InvitationView => ({
     id: row.id,
@@ -38,9 +38,7 @@ export function createInvitationSender({ db, invitations, groups, members, acces
 
   /** The hourly invitation limit of the inviter (creations plus resends), counted in the database. */
   async function assertInviteAllowance(tx: DbOrTx, callerId: string): Promise<void> {
-    if ((await invitations.countSentLastHour(callerId, tx)) >= perHour) {
-      throw new AppError('rate_limited', `You can send ${perHour} family invitations per hour. Try again later.`, { retryAfter: 3600 });
-    }
+    invites.assert(await invitations.countSentLastHour(callerId, tx), 3600);
   }
 
   /** Locks the group row: invitations to one group (and their allowance count) run one at a time. */

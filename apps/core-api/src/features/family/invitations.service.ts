@@ -27,7 +27,6 @@ import { createInvitationSender } from './invitations-send.service';
 import { createInvitationsRepository } from './invitations.repository';
 import { inviteUrlFor } from './invitations.views';
 
-export { INVITES_PER_HOUR } from './invitations-send.service';
 export { INVITATION_TTL_MS, hashInvitationToken, type CreateInvitationInput, type InvitationListItem, type InvitationView } from './invitations.views';
 
 export interface InvitationsDeps {

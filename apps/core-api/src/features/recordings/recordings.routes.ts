@@ -16,7 +16,7 @@ const security = [{ bearerAuth: [] }];
 const tags = ['recordings'];
 
 export const recordingsRoutes =
-  ({ recordings, uploadLimit }: { recordings: RecordingsService; uploadLimit: ReturnType<RateLimitHandle['limit']> }): FastifyPluginAsyncZod =>
+  ({ recordings, uploadLimit }: { recordings: RecordingsService; uploadLimit: ReturnType<RateLimitHandle['route']> }): FastifyPluginAsyncZod =>
   async (app) => {
     await app.register(multipart, { limits: { fileSize: MULTIPART_MAX_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024 }, throwFileSizeLimit: true });
 

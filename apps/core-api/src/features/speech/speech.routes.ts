@@ -73,7 +73,7 @@ export const speechRoutes =
     app.post(
       '/api/transcribe',
       {
-        config: { rateLimit: rateLimit.limit(20, '1 hour') },
+        config: { rateLimit: rateLimit.route('core.uploads') },
         schema: {
           operationId: 'transcribeAudio',
           summary: 'Transcribe one audio file (multipart: audio, language, provider, prompt)',

@@ -49,7 +49,7 @@ export const storiesRoutes =
       '/',
       {
         // Spec 000 Limits: story creation 10 per minute.
-        config: { rateLimit: rateLimit.limit(10, '1 minute') },
+        config: { rateLimit: rateLimit.route('core.stories') },
         schema: {
           operationId: 'createStory',
           summary: 'Create a story (content sanitised to p, br, strong, em, ul, ol, li)',

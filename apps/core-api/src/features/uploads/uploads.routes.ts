@@ -29,7 +29,7 @@ const registerBody = z.object({
 });
 
 export const uploadsRoutes =
-  ({ uploads, uploadLimit }: { uploads: UploadsService; uploadLimit: ReturnType<RateLimitHandle['limit']> }): FastifyPluginAsyncZod =>
+  ({ uploads, uploadLimit }: { uploads: UploadsService; uploadLimit: ReturnType<RateLimitHandle['route']> }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/presign',

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { AB_SUCCESS_METRICS, AB_TEST_STATUSES } from '@story/db';
-import { emailErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { emailErrorSchema, errorResponses, type RateLimitHandle, type WindowLimitName } from '@story/http';
 import { templateName, templateView } from '../templates/templates.routes';
 import type { AbTestsService } from './ab-tests.service';
 
@@ -53,9 +53,9 @@ const security = [{ bearerAuth: [] }];
 const tags = ['email-ab-tests'];
 
 export const abTestsRoutes =
-  ({ abTests, rateLimit, perMinute }: { abTests: AbTestsService; rateLimit: RateLimitHandle; perMinute: number }): FastifyPluginAsyncZod =>
+  ({ abTests, rateLimit, limit }: { abTests: AbTestsService; rateLimit: RateLimitHandle; limit: WindowLimitName }): FastifyPluginAsyncZod =>
   async (app) => {
-    const config = { rateLimit: rateLimit.limit(perMinute, '1 minute') };
+    const config = { rateLimit: rateLimit.route(limit) };
 
     app.post(
       '/ab-test',

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EMAIL_CATEGORIES } from '@story/db';
-import { emailErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { emailErrorSchema, errorResponses, type RateLimitHandle, type WindowLimitName } from '@story/http';
 import type { AnalyticsService } from './analytics.service';
 
 const counts = {
@@ -42,12 +42,12 @@ const analyticsQuery = z.object({
 });
 
 export const analyticsRoutes =
-  ({ analytics, rateLimit, perMinute }: { analytics: AnalyticsService; rateLimit: RateLimitHandle; perMinute: number }): FastifyPluginAsyncZod =>
+  ({ analytics, rateLimit, limit }: { analytics: AnalyticsService; rateLimit: RateLimitHandle; limit: WindowLimitName }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/analytics',
       {
-        config: { rateLimit: rateLimit.limit(perMinute, '1 minute') },
+        config: { rateLimit: rateLimit.route(limit) },
         schema: {
           operationId: 'getEmailAnalytics',
           summary: 'Send, delivery, open and click figures over a period, plus queue health',

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { EMAIL_CATEGORIES } from '@story/db';
-import { emailErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { emailErrorSchema, errorResponses, type RateLimitHandle, type WindowLimitName } from '@story/http';
 import type { TemplatesService } from './templates.service';
 
 export const templateView = z.object({
@@ -69,9 +69,9 @@ const security = [{ bearerAuth: [] }];
 const tags = ['email-templates'];
 
 export const templatesRoutes =
-  ({ templates, rateLimit, perMinute }: { templates: TemplatesService; rateLimit: RateLimitHandle; perMinute: number }): FastifyPluginAsyncZod =>
+  ({ templates, rateLimit, limit }: { templates: TemplatesService; rateLimit: RateLimitHandle; limit: WindowLimitName }): FastifyPluginAsyncZod =>
   async (app) => {
-    const config = { rateLimit: rateLimit.limit(perMinute, '1 minute') };
+    const config = { rateLimit: rateLimit.route(limit) };
 
     app.get(
       '/templates',

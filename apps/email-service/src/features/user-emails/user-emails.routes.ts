@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { emailErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { emailErrorSchema, errorResponses, type RateLimitHandle, type WindowLimitName } from '@story/http';
 import type { UserEmailsService } from './user-emails.service';
 
 const emailView = z.object({
@@ -72,9 +72,9 @@ const tags = ['user-emails'];
 const messageResponse = z.object({ success: z.boolean(), message: z.string() });
 
 export const userEmailsRoutes =
-  ({ userEmails, rateLimit, perMinute }: { userEmails: UserEmailsService; rateLimit: RateLimitHandle; perMinute: number }): FastifyPluginAsyncZod =>
+  ({ userEmails, rateLimit, limit }: { userEmails: UserEmailsService; rateLimit: RateLimitHandle; limit: WindowLimitName }): FastifyPluginAsyncZod =>
   async (app) => {
-    const config = { rateLimit: rateLimit.limit(perMinute, '1 minute') };
+    const config = { rateLimit: rateLimit.route(limit) };
 
     app.get(
       '/received',

@@ -2,12 +2,12 @@
 // body, so this plugin keeps JSON bodies as strings; the service verifies and applies them.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { emailErrorSchema, errorResponses } from '@story/http';
+import { emailErrorSchema, errorResponses, routeLimit } from '@story/http';
 import type { EmailServiceConfig } from '../../config';
 import type { SvixHeaders, WebhooksService } from './webhooks.service';
 
 export const webhookRoutes =
-  ({ webhooks, config }: { webhooks: WebhooksService; config: Pick<EmailServiceConfig, 'limits' | 'rateLimit'> }): FastifyPluginAsyncZod =>
+  ({ webhooks, config }: { webhooks: WebhooksService; config: Pick<EmailServiceConfig, 'rateLimit'> }): FastifyPluginAsyncZod =>
   async (app) => {
     // Signature verification needs the exact bytes: JSON stays a string in this plugin only.
     app.removeContentTypeParser(['application/json']);
@@ -16,7 +16,7 @@ export const webhookRoutes =
     app.post(
       '/api/webhooks/email/resend',
       {
-        config: { rateLimit: { max: Math.max(1, Math.floor(config.limits.webhookPerMinute * config.rateLimit.scale)), timeWindow: '1 minute' } },
+        config: { rateLimit: routeLimit('email.webhook', config.rateLimit.scale) },
         schema: {
           operationId: 'receiveEmailDeliveryEvent',
           tags: ['webhooks'],

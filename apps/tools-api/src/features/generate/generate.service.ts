@@ -4,13 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { isUniqueViolation, toolsAiUsage, toolsAnalytics, type Database, type ToolRoute, type Transaction } from '@story/db';
+import { consumeCounters } from '@story/http';
 import type { LanguageModel } from '@story/providers';
 import type postgres from 'postgres';
 import type { ToolsCaller } from '../../shared/caller';
 import type { RateLimitMeta } from '../../shared/envelope';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
-import { callerLimitKey, dailyToolLimit, enforceLimits, HOURLY_GENERATE_LIMITS, tierOf, type LimitCheck } from '../../shared/limits';
+import { generateChecks, recordLimitHit } from '../../shared/limits';
 import { toolTableOf } from '../../shared/tool-param';
 import { fitSeo, toolDefinition, UnusableInputError, type Rng, type SeoMetadata, type ToolContent } from '../../tools';
 import { produceContent, tokensOf, type ProducedContent } from './content-producer';
@@ -77,18 +78,6 @@ export function parseOptions<O>(schema: z.ZodType<O>, raw: unknown): O {
 
 export function createGenerateService(deps: { db: Database; sql: postgres.Sql; llm: LanguageModel; limitScale: number; rng?: Rng }) {
   const { db } = deps;
-
-  /** Generation limits of the caller for this tool: hourly generic (per IP and session when anonymous) and daily per tool. */
-  function limitChecks(tool: ToolRoute, caller: ToolsCaller): LimitCheck[] {
-    const tier = tierOf(caller);
-    const hourly = HOURLY_GENERATE_LIMITS[tier];
-    const key = callerLimitKey(caller);
-    const checks: LimitCheck[] = [{ scope: 'hourly', key, limit: hourly }];
-    // Anonymous visitors are also counted per address, so a fresh session id does not reset the hour.
-    if (tier === 'anonymous') checks.push({ scope: 'hourly', key: `ip:${caller.ipHash}`, limit: hourly });
-    checks.push({ scope: 'daily', key, tool, limit: dailyToolLimit(tool, tier) });
-    return checks;
-  }
 
   async function produce(tool: ToolRoute, options: Record<string, unknown>, userId: string | null): Promise<ProducedContent> {
     const def = toolDefinition(tool);
@@ -231,7 +220,6 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
   }
 
   return {
-    limitChecks,
     produce,
     store,
     /**
@@ -243,7 +231,7 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
       caller: ToolsCaller,
       work: () => Promise<{ options: Record<string, unknown>; produced: ProducedContent; store?: StoreOptions }>,
     ): Promise<{ result: GenerateResult; rateLimit: RateLimitMeta; conversionOpportunity: boolean }> {
-      const limits = await enforceLimits({ sql: deps.sql }, caller, limitChecks(tool, caller), deps.limitScale);
+      const limits = await consumeCounters(deps.sql, generateChecks(tool, caller), { scale: deps.limitScale, onRefused: recordLimitHit(deps.sql, caller) });
       let result: GenerateResult;
       try {
         const { options, produced, store: storeOptions } = await work();

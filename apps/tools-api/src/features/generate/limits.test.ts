@@ -2,7 +2,7 @@
 // address, daily per-tool limits, the 429 body of spec 002, persisted counters and hits, and atomic counting
 // under concurrency.
 import { buildTestApp, newIp, newSessionId, sessionFor, type TestContext } from '../../test/helper';
-import { windowOf } from '../../shared/limits';
+import { windowOf } from '@story/http';
 
 let t: TestContext;
 beforeAll(async () => {

@@ -3,10 +3,11 @@
 // public and not rejected by moderation, or to its owner (session or account); only the owner edits.
 import type postgres from 'postgres';
 import { one, type ToolRoute } from '@story/db';
+import { consumeCounters } from '@story/http';
 import type { ToolsCaller } from '../../shared/caller';
 import type { RateLimitMeta } from '../../shared/envelope';
 import { toolsError } from '../../shared/errors';
-import { callerLimitKey, dailyResponseLimit, enforceLimits, tierOf } from '../../shared/limits';
+import { recordLimitHit, responseChecks } from '../../shared/limits';
 import { canSeeContent, findLiveContent } from '../share/content-access';
 import { toIso } from '../../shared/dates';
 import { jsonb } from './pg-values';
@@ -187,7 +188,7 @@ export function createResponsesService({ sql, limitScale = 1 }: { sql: postgres.
     async create(tool: ToolRoute, promptId: string, input: CreateResponseInput, caller: ToolsCaller): Promise<{ response: ResponseView; rateLimit: RateLimitMeta }> {
       assertOwnSession(input.sessionId, caller);
       const parent = await visibleParent(tool, promptId, caller);
-      const limits = await enforceLimits({ sql }, caller, [{ scope: 'responses', key: callerLimitKey(caller), tool, limit: dailyResponseLimit(tierOf(caller)) }], limitScale);
+      const limits = await consumeCounters(sql, responseChecks(tool, caller), { scale: limitScale, onRefused: recordLimitHit(sql, caller) });
       try {
         const row = await sql.begin(async (tx) => {
           const inserted = one(

@@ -13,7 +13,7 @@ export const familyPublicRoutes =
     app.get(
       '/api/family/invitations/:token/public',
       {
-        config: { rateLimit: rateLimit.limit(30, '1 minute') },
+        config: { rateLimit: rateLimit.route('core.invitation-preview') },
         schema: {
           operationId: 'previewFamilyInvitation',
           summary: 'What an invitation is for, before signing in (no ids; the address masked)',

@@ -1,6 +1,6 @@
 // Rate limits shared through Redis hold across replicas (this machine runs Redis on 6379).
 import { randomUUID } from 'node:crypto';
-import { createServer, emailErrorRenderer, registerErrorHandling, registerRateLimit, type App } from './index';
+import { createServer, emailErrorRenderer, registerErrorHandling, registerRateLimit, type App } from '../index';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
