@@ -7,9 +7,10 @@ import { one, TOOL_ROUTES, type ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
 import { toolTableName } from '../../shared/tool-param';
-import { canSeeContent, findLiveContent } from '../share/content-access';
+import { canSee } from '../../shared/visibility';
+import { findLiveContent } from '../share/content-access';
 import { jsonb } from '../responses/pg-values';
-import { isUuid } from '../responses/query-params';
+import { isUuid } from '@story/http';
 
 export const CLIENT_EVENT_TYPES = ['view', 'share', 'export', 'response_created'] as const;
 export type ClientEventType = (typeof CLIENT_EVENT_TYPES)[number];
@@ -64,7 +65,7 @@ export function createAnalyticsService({ sql }: { sql: postgres.Sql }) {
         }
       }
       const row = await findLiveContent(sql, tool, contentId);
-      if (!row || !canSeeContent(row, caller)) throw toolsError.notFound();
+      if (!row || !canSee(row, caller)) throw toolsError.notFound();
       const event = one(
         await sql<{ id: string }[]>`
         insert into tools_analytics (tool, content_id, event_type, event_data, user_id, session_id, ip_address, user_agent, created_at)

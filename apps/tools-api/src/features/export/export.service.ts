@@ -8,7 +8,8 @@ import { toolTableName } from '../../shared/tool-param';
 import { toolDefinition } from '../../tools';
 import { toIso } from '../../shared/dates';
 import { jsonb } from '../responses/pg-values';
-import { canSeeContent, findLiveContent, type ContentAccessRow } from '../share/content-access';
+import { canSee, visibleResponsesSql } from '../../shared/visibility';
+import { findLiveContent, type ContentAccessRow } from '../share/content-access';
 import {
   EXPORT_FORMATS,
   FLASHCARD_ONLY_FORMATS,
@@ -42,10 +43,7 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
   async function loadResponses(tool: ToolRoute, row: ContentAccessRow, caller: ToolsCaller): Promise<ExportResponse[]> {
     const rows = await sql<{ id: string; title: string; content: string; word_count: number; created_at: string }[]>`
       select id, title, content, word_count, created_at from tools_responses
-      where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null
-        and ((is_public and moderation_status <> 'rejected')
-             or ${caller.sessionId !== '' ? sql`session_id = ${caller.sessionId}` : sql`false`}
-             or ${caller.userId ? sql`user_id = ${caller.userId}` : sql`false`})
+      where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null and ${visibleResponsesSql(sql, sql`tools_responses`, caller)}
       order by created_at, id
       limit ${MAX_EXPORTED_RESPONSES}`;
     return rows.map((r) => ({ id: r.id, title: r.title, content: r.content, wordCount: r.word_count, createdAt: toIso(r.created_at) }));
@@ -56,7 +54,7 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
       const allowed = formatsFor(tool);
       if (!(allowed as readonly string[]).includes(format)) throw toolsError.invalidFormat(format, allowed);
       const row = await findLiveContent(sql, tool, idOrShareCode);
-      if (!row || !canSeeContent(row, caller)) throw toolsError.notFound();
+      if (!row || !canSee(row, caller)) throw toolsError.notFound();
 
       const [counted] = await sql<{ n: number }[]>`select count(*)::int as n from tools_responses where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null`;
       const doc: ExportDocument = {

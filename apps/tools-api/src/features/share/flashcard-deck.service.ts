@@ -3,11 +3,12 @@
 // that takes its responses, collection entries and saved copies with it, in one transaction.
 import type postgres from 'postgres';
 import { one } from '@story/db';
-import { isPrivileged, type ToolsCaller } from '../../shared/caller';
+import type { ToolsCaller } from '../../shared/caller';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
 import { jsonb } from '../responses/pg-values';
-import { canSeeContent, findLiveContent, isContentOwner, type ContentAccessRow } from './content-access';
+import { canSee, managesContent } from '../../shared/visibility';
+import { findLiveContent, type ContentAccessRow } from './content-access';
 
 export interface DeckUpdate {
   sessionId?: string;
@@ -35,8 +36,8 @@ export function createFlashcardDeckService({ sql }: { sql: postgres.Sql }) {
   async function ownedDeck(idOrShareCode: string, caller: ToolsCaller, sessionId: string | undefined): Promise<ContentAccessRow> {
     if (sessionId !== undefined && sessionId !== caller.sessionId) throw toolsError.accessDenied('sessionId does not match X-Session-ID');
     const row = await findLiveContent(sql, 'flashcards', idOrShareCode);
-    if (!row || !canSeeContent(row, caller)) throw toolsError.notFound('Deck');
-    if (!isContentOwner(row, caller) && !isPrivileged(caller)) throw toolsError.accessDenied('Only the deck’s owner can change it');
+    if (!row || !canSee(row, caller)) throw toolsError.notFound('Deck');
+    if (!managesContent(row, caller)) throw toolsError.accessDenied('Only the deck’s owner can change it');
     return row;
   }
 

@@ -3,12 +3,13 @@
 // analytics and public responses: a private link only to its owner, an expired link to nobody.
 import type postgres from 'postgres';
 import { one, type ShareType, type ToolRoute } from '@story/db';
-import { isPrivileged, type ToolsCaller } from '../../shared/caller';
+import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
 import { toolTableName } from '../../shared/tool-param';
 import { toIso } from '../../shared/dates';
 import { jsonb } from '../responses/pg-values';
-import { canSeeContent, findLiveContent, isContentOwner, shareLinkAlive } from './content-access';
+import { canSee, managesContent } from '../../shared/visibility';
+import { findLiveContent } from './content-access';
 
 /** An expiring link may run at most this long. */
 export const MAX_SHARE_DAYS = 365;
@@ -53,8 +54,8 @@ export function createShareService({ sql, publicBaseUrl }: { sql: postgres.Sql; 
     async share(tool: ToolRoute, input: ShareInput, caller: ToolsCaller, now = new Date()): Promise<ShareResult> {
       if (input.sessionId !== undefined && input.sessionId !== caller.sessionId) throw toolsError.accessDenied('sessionId does not match X-Session-ID');
       const row = await findLiveContent(sql, tool, input.contentId);
-      if (!row || !canSeeContent(row, caller)) throw toolsError.notFound();
-      const owner = isContentOwner(row, caller) || isPrivileged(caller);
+      if (!row || !canSee(row, caller)) throw toolsError.notFound();
+      const owner = managesContent(row, caller);
       // Anyone who can see a public item may share its link (counted); only the owner changes how it is shared.
       if (!owner && input.shareType !== undefined && input.shareType !== row.share_type) throw toolsError.accessDenied('Only the owner can change how this item is shared');
       if (!owner && input.expiresAt !== undefined) throw toolsError.accessDenied('Only the owner can change how this item is shared');
@@ -101,10 +102,7 @@ export function createShareService({ sql, publicBaseUrl }: { sql: postgres.Sql; 
     async getShared(tool: ToolRoute, shareCode: string, caller: ToolsCaller): Promise<SharedItem> {
       const row = await findLiveContent(sql, tool, shareCode);
       // By share code only (an id here would bypass the link's own rules).
-      if (!row || row.share_code !== shareCode) throw toolsError.notFound();
-      if (!shareLinkAlive(row)) throw toolsError.notFound();
-      const owner = isContentOwner(row, caller) || isPrivileged(caller);
-      if ((row.share_type === 'private' || !row.is_public) && !owner) throw toolsError.notFound();
+      if (!row || row.share_code !== shareCode || !canSee(row, caller, 'sharePage')) throw toolsError.notFound();
 
       const [viewed, responses, [counted]] = await Promise.all([
         sql.begin(async (tx) => {
