@@ -6,6 +6,7 @@ import { TOOL_ROUTES, type ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
 import { toolTableName } from '../../shared/tool-param';
 import { toIso } from '../../shared/dates';
+import { listedContentSql, listedResponseSql, liveContentSql, ownRowsSql } from '../../shared/visibility';
 
 export const SEARCH_TYPES = ['content', 'responses', 'all'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -97,10 +98,10 @@ export function createSearchService({ sql }: { sql: postgres.Sql }) {
       const tsq = sql`websearch_to_tsquery('english', ${query.q})`;
       type Frag = postgres.PendingQuery<postgres.Row[]>;
       const hasOwn = caller.sessionId !== '' || caller.userId !== null;
-      const ownOf = (t: Frag) =>
-        sql`(${caller.sessionId ? sql`${t}.session_id = ${caller.sessionId}` : sql`false`} or ${caller.userId ? sql`${t}.user_id = ${caller.userId}` : sql`false`})`;
-      const aliveContent = (t: Frag) => sql`${t}.deleted_at is null and (${t}.expires_at is null or ${t}.expires_at > now())`;
-      const listedContent = (t: Frag) => sql`${t}.is_public and (${t}.share_type <> 'expiring' or ${t}.share_expires_at > now())`;
+      // Who sees what is shared/visibility.ts; its predicates are combined here as index-friendly parts.
+      const ownOf = (t: Frag) => ownRowsSql(sql, t, caller) ?? sql`false`;
+      const aliveContent = (t: Frag) => liveContentSql(sql, t);
+      const listedContent = (t: Frag) => listedContentSql(sql, t);
       /** Visibility as disjoint parts (listed; the caller's own unlisted ones), so each part can use its own index. */
       const contentParts = (t: Frag): Frag[] => [
         ...(query.isPublic !== false ? [listedContent(t)] : []),
@@ -114,7 +115,7 @@ export function createSearchService({ sql }: { sql: postgres.Sql }) {
           ? []
           : query.isPublic === false
             ? [sql`${ownOf(r)} and not ${r}.is_public`]
-            : [sql`${ownOf(r)} and not (${r}.is_public and ${r}.moderation_status <> 'rejected')`]),
+            : [sql`${ownOf(r)} and not ${listedResponseSql(sql, r)}`]),
       ];
       const toolFilter = (tools: readonly ToolRoute[]) => (tools.length < TOOL_ROUTES.length ? sql`and r.tool in ${sql(tools as ToolRoute[])}` : sql``);
       const orJoin = (parts: Frag[]) => {
@@ -268,8 +269,8 @@ export function createSearchService({ sql }: { sql: postgres.Sql }) {
           // Public titles only: suggestions are shown to anyone typing, so they never reveal private items.
           const branches = tools.map(
             (tool) => sql`(select t.title, t.view_count from ${sql(toolTableName(tool))} t
-                           where t.search_vector @@ to_tsquery('english', ${prefix}) and t.title is not null and t.deleted_at is null
-                             and (t.expires_at is null or t.expires_at > now()) and t.is_public and (t.share_type <> 'expiring' or t.share_expires_at > now())
+                           where t.search_vector @@ to_tsquery('english', ${prefix}) and t.title is not null
+                             and ${liveContentSql(sql, sql`t`)} and ${listedContentSql(sql, sql`t`)}
                            limit 5)`,
           );
           const titles = await sql<{ title: string }[]>`
