@@ -4,11 +4,10 @@ import type postgres from 'postgres';
 import type { ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
-import { toolTableName } from '../../shared/tool-param';
 import { toolDefinition } from '../../tools';
 import { toIso } from '../../shared/dates';
-import { jsonb } from '../responses/pg-values';
-import { canSee, visibleResponsesSql } from '../../shared/visibility';
+import { canSee } from '../../shared/visibility';
+import { createExportRepository } from './export.repository';
 import { findLiveContent, type ContentAccessRow } from '../share/content-access';
 import {
   EXPORT_FORMATS,
@@ -40,12 +39,10 @@ export function toolRows(tool: ToolRoute, content: Record<string, unknown>): [st
 }
 
 export function createExportService({ sql }: { sql: postgres.Sql }) {
+  const repo = createExportRepository(sql);
+
   async function loadResponses(tool: ToolRoute, row: ContentAccessRow, caller: ToolsCaller): Promise<ExportResponse[]> {
-    const rows = await sql<{ id: string; title: string; content: string; word_count: number; created_at: string }[]>`
-      select id, title, content, word_count, created_at from tools_responses
-      where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null and ${visibleResponsesSql(sql, sql`tools_responses`, caller)}
-      order by created_at, id
-      limit ${MAX_EXPORTED_RESPONSES}`;
+    const rows = await repo.visibleResponses(tool, row.id, caller, MAX_EXPORTED_RESPONSES);
     return rows.map((r) => ({ id: r.id, title: r.title, content: r.content, wordCount: r.word_count, createdAt: toIso(r.created_at) }));
   }
 
@@ -56,7 +53,7 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
       const row = await findLiveContent(sql, tool, idOrShareCode);
       if (!row || !canSee(row, caller)) throw toolsError.notFound();
 
-      const [counted] = await sql<{ n: number }[]>`select count(*)::int as n from tools_responses where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null`;
+      const responseCount = await repo.countResponses(tool, row.id);
       const doc: ExportDocument = {
         tool,
         id: row.id,
@@ -68,7 +65,7 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
         rows: toolRows(tool, row.content),
         seo: { title: row.seo_title, description: row.seo_description, keywords: row.keywords ?? [] },
         ai: { model: row.ai_model, isAiGenerated: row.is_ai_generated },
-        analytics: { viewCount: row.view_count, shareCount: row.share_count, responseCount: counted?.n ?? 0 },
+        analytics: { viewCount: row.view_count, shareCount: row.share_count, responseCount },
         responses: options.includeResponses ? await loadResponses(tool, row, caller) : null,
       };
 
@@ -79,14 +76,12 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
         throw toolsError.exportFailed(err);
       }
 
-      await sql.begin(async (tx) => {
-        await tx`update ${tx(toolTableName(tool))} set export_count = export_count + 1 where id = ${row.id}`;
-        await tx`
-          insert into tools_analytics (tool, content_id, event_type, event_data, user_id, session_id, ip_address, user_agent)
-          values (${tool}, ${row.id}, 'export',
-                  ${jsonb({ format, template: options.template, theme: options.theme, pageSize: options.pageSize, includeResponses: options.includeResponses, bytes: rendered.body.length })}::jsonb,
-                  ${caller.userId}, ${caller.sessionId || null}, ${caller.ipPrefix || null}, ${caller.userAgent})`;
-      });
+      await repo.recordExport(
+        tool,
+        row.id,
+        { format, template: options.template, theme: options.theme, pageSize: options.pageSize, includeResponses: options.includeResponses, bytes: rendered.body.length },
+        { userId: caller.userId, sessionId: caller.sessionId || null, ipPrefix: caller.ipPrefix || null, userAgent: caller.userAgent },
+      );
       return rendered;
     },
   };
