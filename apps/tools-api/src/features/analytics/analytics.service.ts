@@ -7,7 +7,7 @@ import type { ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
 import { canSee } from '../../shared/visibility';
-import { findLiveContent } from '../share/content-access';
+import { findLiveContent } from '../../shared/content.repository';
 import { createAnalyticsRepository } from './analytics.repository';
 import { isUuid } from '@story/http';
 

@@ -8,7 +8,7 @@ import { toolDefinition } from '../../tools';
 import { toIso } from '../../shared/dates';
 import { canSee } from '../../shared/visibility';
 import { createExportRepository } from './export.repository';
-import { findLiveContent, type ContentAccessRow } from '../share/content-access';
+import { findLiveContent, type ContentAccessRow } from '../../shared/content.repository';
 import {
   EXPORT_FORMATS,
   FLASHCARD_ONLY_FORMATS,

@@ -7,7 +7,7 @@ import type { ToolsCaller } from '../../shared/caller';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
 import { canSee } from '../../shared/visibility';
-import { findLiveContent } from '../share/content-access';
+import { findLiveContent } from '../../shared/content.repository';
 import { createPromptLibraryRepository, type CollectionRow } from './prompt-library.repository';
 
 export interface SavedPromptView {

@@ -9,7 +9,7 @@ import type { RateLimitMeta } from '../../shared/envelope';
 import { toolsError } from '../../shared/errors';
 import { callerLimitKey, dailyResponseLimit, enforceLimits, tierOf } from '../../shared/limits';
 import { canSee, canSeeResponse, ownsContent } from '../../shared/visibility';
-import { findLiveContent } from '../share/content-access';
+import { findLiveContent } from '../../shared/content.repository';
 import { toIso } from '../../shared/dates';
 import { createResponsesRepository, type ResponseRow } from './responses.repository';
 import { analyzeResponse, countCharacters, countWords, promptElementsOf, type ResponseAnalysis } from './responses.analysis';

@@ -6,7 +6,7 @@ import type { ToolsCaller } from '../../shared/caller';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
 import { canSee, managesContent } from '../../shared/visibility';
-import { findLiveContent, type ContentAccessRow } from './content-access';
+import { findLiveContent, type ContentAccessRow } from '../../shared/content.repository';
 import { createShareRepository } from './share.repository';
 
 export interface DeckUpdate {

@@ -7,7 +7,7 @@ import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
 import { toIso } from '../../shared/dates';
 import { canSee, managesContent } from '../../shared/visibility';
-import { findLiveContent } from './content-access';
+import { findLiveContent } from '../../shared/content.repository';
 import { createShareRepository, type EventSource } from './share.repository';
 
 /** An expiring link may run at most this long. */

@@ -1,9 +1,10 @@
-// One live content row by id or share code, for responses, share, analytics and export. Soft-deleted and
-// expired rows do not exist for anyone; who may see the rest is shared/visibility.ts.
+// The content rows every feature reads the same way: one live row by id or share code, for responses,
+// share, analytics, export and the prompt library. Soft-deleted and expired rows do not exist for anyone;
+// who may see the rest is shared/visibility.ts.
 import type postgres from 'postgres';
 import type { ToolRoute } from '@story/db';
-import { toolTableName } from '../../shared/tool-param';
-import { toDate } from '../../shared/dates';
+import { toolTableName } from './tool-param';
+import { toDate } from './dates';
 import { isUuid } from '@story/http';
 
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -55,4 +56,8 @@ export async function findLiveContent(sql: Sql, tool: ToolRoute, idOrShareCode: 
   };
 }
 
-// Visibility and ownership of these rows: shared/visibility.ts (canSee, ownsContent, managesContent).
+export function createContentRepository(sql: Sql) {
+  return {
+    findLive: (tool: ToolRoute, idOrShareCode: string, lock = false) => findLiveContent(sql, tool, idOrShareCode, lock),
+  };
+}
