@@ -55,9 +55,3 @@ export async function findLiveContent(sql: Sql, tool: ToolRoute, idOrShareCode: 
     updated_at: toDate(row.updated_at as string | Date),
   };
 }
-
-export function createContentRepository(sql: Sql) {
-  return {
-    findLive: (tool: ToolRoute, idOrShareCode: string, lock = false) => findLiveContent(sql, tool, idOrShareCode, lock),
-  };
-}
