@@ -1,4 +1,5 @@
 // tools-api plumbing: the envelope error shape, open CORS on public GETs only, tokens, health.
+import { openApiProblems } from '@story/testing';
 import { buildTestApp, sessionFor, type TestContext } from './test/helper';
 
 let t: TestContext;
@@ -100,4 +101,9 @@ it('documents every tools route in the OpenAPI document', async () => {
   const doc = res.json();
   const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
   for (const op of ['generateToolContent', 'browseToolContent', 'getToolContent', 'generateFlashcardsFromFile', 'createFlipbookFromPdf', 'adminBulkGenerate', 'adminToolAnalytics', 'toolItemPage', 'toolItemEmbed']) expect(ops).toContain(op);
+});
+
+it('gives every route an operationId and declared success and error responses', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  expect(openApiProblems(doc)).toEqual([]);
 });

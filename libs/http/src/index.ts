@@ -14,3 +14,4 @@ export * from './run-service';
 export * from './serializer';
 export * from './media';
 export * from './input-guards';
+export * from './text';

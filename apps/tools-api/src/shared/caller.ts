@@ -8,6 +8,7 @@ import type postgres from 'postgres';
 import { resolveCaller, type AuthDeps } from '@story/auth';
 import { AppError } from '@story/http';
 import { toolsError } from './errors';
+import { upsertToolsSession } from './sessions.repository';
 
 export const SESSION_ID_PATTERN = /^sess_[0-9]{10,13}_[A-Za-z0-9]{6,64}$/;
 export const ANONYMOUS_SESSION_HOURS = 24;
@@ -48,28 +49,9 @@ const ipHashOf = (ip: string) => createHash('sha256').update(ip).digest('base64u
 
 const roleOf = (role: string | undefined): ToolsRole | null => (role === 'user' || role === 'support' || role === 'admin' ? role : role ? 'user' : null);
 
-/**
- * Upsert the session row in one statement and report whether it is still alive. A session that picks up
- * a signed-in account stops being anonymous and from then on lives 30 days past its last activity.
- */
+/** Keep the caller's session row alive, or refuse an expired session (SESSION_EXPIRED). */
 async function touchSession(sql: postgres.Sql, caller: ToolsCaller): Promise<void> {
-  const rows = await sql<{ alive: boolean }[]>`
-    insert into tools_sessions (id, user_id, is_anonymous, ip_prefix, user_agent, expires_at)
-    values (${caller.sessionId}, ${caller.userId}, ${caller.userId === null}, ${caller.ipPrefix}, ${caller.userAgent},
-            now() + ${caller.userId === null ? `${ANONYMOUS_SESSION_HOURS} hours` : `${IDLE_SESSION_DAYS} days`}::interval)
-    on conflict (id) do update set
-      last_seen_at = case when tools_sessions.expires_at > now() then now() else tools_sessions.last_seen_at end,
-      user_id = coalesce(excluded.user_id, tools_sessions.user_id),
-      is_anonymous = tools_sessions.is_anonymous and excluded.user_id is null,
-      ip_prefix = excluded.ip_prefix,
-      user_agent = coalesce(excluded.user_agent, tools_sessions.user_agent),
-      expires_at = case
-        when tools_sessions.expires_at <= now() then tools_sessions.expires_at
-        when coalesce(excluded.user_id, tools_sessions.user_id) is null then least(tools_sessions.expires_at, now() + ${`${IDLE_SESSION_DAYS} days`}::interval)
-        else now() + ${`${IDLE_SESSION_DAYS} days`}::interval
-      end
-    returning expires_at > now() as alive`;
-  if (!rows[0]?.alive) throw toolsError.sessionExpired();
+  if (!(await upsertToolsSession(sql, caller))) throw toolsError.sessionExpired();
 }
 
 async function resolve(request: FastifyRequest, deps: ToolsSessionDeps, sessionId: string): Promise<ToolsCaller> {

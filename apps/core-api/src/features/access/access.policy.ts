@@ -10,7 +10,7 @@
 // contributor. Everyone else has no role and gets 404, never data. Membership is read on every call, so
 // removing a member revokes access at once.
 import type { Sql } from 'postgres';
-import { AppError, notFound } from '@story/http';
+import { AppError, isUuid, notFound } from '@story/http';
 
 export const CONTENT_ROLES = ['campaign_owner', 'family_contributor', 'family_viewer'] as const;
 export type ContentRole = (typeof CONTENT_ROLES)[number];
@@ -48,8 +48,6 @@ export const ROLE_PERMISSIONS: Readonly<Record<ContentRole, ReadonlySet<Permissi
   family_contributor: new Set<Permission>(['view_stories', 'create_stories', 'edit_own_stories', 'comment_on_stories', 'upload_photos']),
   family_viewer: new Set<Permission>(['view_stories', 'comment_on_stories']),
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RANK: Record<ContentRole, number> = { campaign_owner: 3, family_contributor: 2, family_viewer: 1 };
 
@@ -131,7 +129,7 @@ export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
 
   async function groupRoleFor(callerId: string, groupId: string): Promise<ContentRole | null> {
     // A malformed id is simply not a group the caller belongs to (404, not a database error).
-    if (!UUID.test(groupId)) return null;
+    if (!isUuid(groupId)) return null;
     const [row] = await sql<{ role: string }[]>`
       select role from family_members where family_group_id = ${groupId} and user_id = ${callerId} and status = 'active'`;
     return row ? groupRoleOf(row.role) : null;

@@ -4,11 +4,11 @@ import type postgres from 'postgres';
 import type { ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
-import { toolTableName } from '../../shared/tool-param';
 import { toolDefinition } from '../../tools';
 import { toIso } from '../../shared/dates';
-import { jsonb } from '../responses/pg-values';
-import { canSeeContent, findLiveContent, type ContentAccessRow } from '../share/content-access';
+import { canSee } from '../../shared/visibility';
+import { createExportRepository } from './export.repository';
+import { findLiveContent, type ContentAccessRow } from '../../shared/content.repository';
 import {
   EXPORT_FORMATS,
   FLASHCARD_ONLY_FORMATS,
@@ -39,15 +39,10 @@ export function toolRows(tool: ToolRoute, content: Record<string, unknown>): [st
 }
 
 export function createExportService({ sql }: { sql: postgres.Sql }) {
+  const repo = createExportRepository(sql);
+
   async function loadResponses(tool: ToolRoute, row: ContentAccessRow, caller: ToolsCaller): Promise<ExportResponse[]> {
-    const rows = await sql<{ id: string; title: string; content: string; word_count: number; created_at: string }[]>`
-      select id, title, content, word_count, created_at from tools_responses
-      where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null
-        and ((is_public and moderation_status <> 'rejected')
-             or ${caller.sessionId !== '' ? sql`session_id = ${caller.sessionId}` : sql`false`}
-             or ${caller.userId ? sql`user_id = ${caller.userId}` : sql`false`})
-      order by created_at, id
-      limit ${MAX_EXPORTED_RESPONSES}`;
+    const rows = await repo.visibleResponses(tool, row.id, caller, MAX_EXPORTED_RESPONSES);
     return rows.map((r) => ({ id: r.id, title: r.title, content: r.content, wordCount: r.word_count, createdAt: toIso(r.created_at) }));
   }
 
@@ -56,9 +51,9 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
       const allowed = formatsFor(tool);
       if (!(allowed as readonly string[]).includes(format)) throw toolsError.invalidFormat(format, allowed);
       const row = await findLiveContent(sql, tool, idOrShareCode);
-      if (!row || !canSeeContent(row, caller)) throw toolsError.notFound();
+      if (!row || !canSee(row, caller)) throw toolsError.notFound();
 
-      const [counted] = await sql<{ n: number }[]>`select count(*)::int as n from tools_responses where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null`;
+      const responseCount = await repo.countResponses(tool, row.id);
       const doc: ExportDocument = {
         tool,
         id: row.id,
@@ -70,7 +65,7 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
         rows: toolRows(tool, row.content),
         seo: { title: row.seo_title, description: row.seo_description, keywords: row.keywords ?? [] },
         ai: { model: row.ai_model, isAiGenerated: row.is_ai_generated },
-        analytics: { viewCount: row.view_count, shareCount: row.share_count, responseCount: counted?.n ?? 0 },
+        analytics: { viewCount: row.view_count, shareCount: row.share_count, responseCount },
         responses: options.includeResponses ? await loadResponses(tool, row, caller) : null,
       };
 
@@ -81,14 +76,12 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
         throw toolsError.exportFailed(err);
       }
 
-      await sql.begin(async (tx) => {
-        await tx`update ${tx(toolTableName(tool))} set export_count = export_count + 1 where id = ${row.id}`;
-        await tx`
-          insert into tools_analytics (tool, content_id, event_type, event_data, user_id, session_id, ip_address, user_agent)
-          values (${tool}, ${row.id}, 'export',
-                  ${jsonb({ format, template: options.template, theme: options.theme, pageSize: options.pageSize, includeResponses: options.includeResponses, bytes: rendered.body.length })}::jsonb,
-                  ${caller.userId}, ${caller.sessionId || null}, ${caller.ipPrefix || null}, ${caller.userAgent})`;
-      });
+      await repo.recordExport(
+        tool,
+        row.id,
+        { format, template: options.template, theme: options.theme, pageSize: options.pageSize, includeResponses: options.includeResponses, bytes: rendered.body.length },
+        { userId: caller.userId, sessionId: caller.sessionId || null, ipPrefix: caller.ipPrefix || null, userAgent: caller.userAgent },
+      );
       return rendered;
     },
   };

@@ -3,7 +3,7 @@
 // the tools_ai_usage rows. Admin bulk jobs and samples reuse produce + store without the visitor limits.
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { isUniqueViolation, toolsAiUsage, toolsAnalytics, type Database, type ToolRoute, type Transaction } from '@story/db';
+import { isUniqueViolation, type Database, type ToolRoute, type Transaction } from '@story/db';
 import { consumeCounters } from '@story/http';
 import type { LanguageModel } from '@story/providers';
 import type postgres from 'postgres';
@@ -12,9 +12,9 @@ import type { RateLimitMeta } from '../../shared/envelope';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
 import { generateChecks, recordLimitHit } from '../../shared/limits';
-import { toolTableOf } from '../../shared/tool-param';
 import { fitSeo, toolDefinition, UnusableInputError, type Rng, type SeoMetadata, type ToolContent } from '../../tools';
 import { produceContent, tokensOf, type ProducedContent } from './content-producer';
+import { createGenerateRepository, type NewAiUsage } from './generate.repository';
 
 export const ANONYMOUS_CONTENT_HOURS = 24;
 const SHARE_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -77,7 +77,7 @@ export function parseOptions<O>(schema: z.ZodType<O>, raw: unknown): O {
 }
 
 export function createGenerateService(deps: { db: Database; sql: postgres.Sql; llm: LanguageModel; limitScale: number; rng?: Rng }) {
-  const { db } = deps;
+  const repo = createGenerateRepository(deps.db);
 
   async function produce(tool: ToolRoute, options: Record<string, unknown>, userId: string | null): Promise<ProducedContent> {
     const def = toolDefinition(tool);
@@ -98,7 +98,6 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
     opts: StoreOptions = {},
   ): Promise<GenerateResult> {
     const def = toolDefinition(tool);
-    const table = toolTableOf(tool);
     const seo = fitSeo(def.seo(produced.content, options), [def.title.toLowerCase(), 'free writing tool', 'creative writing']);
     const expiresAt = opts.expiresAt !== undefined ? opts.expiresAt : caller.userId === null ? new Date(Date.now() + ANONYMOUS_CONTENT_HOURS * 3_600_000) : null;
     const tokensUsed = tokensOf(produced);
@@ -113,84 +112,79 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
     for (let attempt = 0; ; attempt++) {
       const shareCode = newShareCode(def.sharePrefix);
       try {
-        const row = await db.transaction(async (tx) => {
-          const [inserted] = await tx
-            .insert(table)
-            .values({
-              shareCode,
-              userId: caller.userId,
-              sessionId: caller.sessionId,
-              isPublic: opts.isPublic ?? false,
-              isFeatured: opts.isFeatured ?? false,
-              isReviewed: opts.isReviewed ?? false,
-              seoTitle: seo.title,
-              seoDescription: seo.description,
-              keywords: seo.keywords,
-              isAiGenerated: produced.aiGenerated,
-              aiGenerationPrompt: produced.prompt,
-              // Written explicitly: the column's default (0.8) would claim a confidence nobody measured.
-              aiConfidence: produced.confidence,
-              aiTokensUsed: tokensUsed,
-              aiCostUsd: produced.costUsd,
-              aiModel: produced.model,
-              generationTimeMs: produced.generationTimeMs,
-              content: produced.content,
-              generationOptions: options,
-              metadata,
-              expiresAt,
-              title: produced.content.title.slice(0, 300),
-              category: def.category(options),
-              shareType: opts.isPublic ? 'public' : 'private',
-            })
-            .returning({ id: table.id, createdAt: table.createdAt });
-          const id = inserted!.id;
-          await tx.insert(toolsAnalytics).values({
-            tool,
-            contentId: id,
-            eventType: 'generate',
+        const row = await repo.insertGenerated(
+          tool,
+          {
+            shareCode,
+            userId: caller.userId,
+            sessionId: caller.sessionId,
+            isPublic: opts.isPublic ?? false,
+            isFeatured: opts.isFeatured ?? false,
+            isReviewed: opts.isReviewed ?? false,
+            seoTitle: seo.title,
+            seoDescription: seo.description,
+            keywords: seo.keywords,
+            isAiGenerated: produced.aiGenerated,
+            aiGenerationPrompt: produced.prompt,
+            // Written explicitly: the column's default (0.8) would claim a confidence nobody measured.
+            aiConfidence: produced.confidence,
+            aiTokensUsed: tokensUsed,
+            aiCostUsd: produced.costUsd,
+            aiModel: produced.model,
+            generationTimeMs: produced.generationTimeMs,
+            content: produced.content,
+            generationOptions: options,
+            metadata,
+            expiresAt,
+            title: produced.content.title.slice(0, 300),
+            category: def.category(options),
+            shareType: opts.isPublic ? 'public' : 'private',
+          },
+          {
             eventData: { model: produced.model, origin: opts.origin ?? 'visitor', generationTimeMs: produced.generationTimeMs },
             userId: caller.userId,
             sessionId: caller.sessionId || null,
             ipAddress: caller.ipPrefix,
             userAgent: caller.userAgent,
-          });
-          // One usage row per generator call: none when nothing was generated (a PDF's own pages).
-          const usage = [];
-          if (produced.fallback) {
-            usage.push({
-              tool,
-              contentId: null,
-              sessionId: caller.sessionId || null,
-              userId: caller.userId,
-              provider: produced.fallback.provider,
-              model: produced.fallback.model,
-              tokensUsed: 0,
-              costUsd: 0,
-              generationTimeMs: produced.fallback.generationTimeMs,
-              success: false,
-              errorCode: produced.fallback.errorCode,
-            });
-          }
-          if (produced.provider !== 'none') {
-            usage.push({
-              tool,
-              contentId: id,
-              sessionId: caller.sessionId || null,
-              userId: caller.userId,
-              provider: produced.provider,
-              model: produced.model,
-              inputTokens: produced.inputTokens,
-              outputTokens: produced.outputTokens,
-              tokensUsed: tokensUsed ?? 0,
-              costUsd: produced.costUsd,
-              generationTimeMs: produced.generationTimeMs,
-              success: true,
-            });
-          }
-          if (usage.length) await tx.insert(toolsAiUsage).values(usage);
-          if (opts.extraWrites) await opts.extraWrites(tx, id);
-          return inserted!;
-        });
+          },
+          (id) => {
+            // One usage row per generator call: none when nothing was generated (a PDF's own pages).
+            const usage: NewAiUsage[] = [];
+            if (produced.fallback) {
+              usage.push({
+                tool,
+                contentId: null,
+                sessionId: caller.sessionId || null,
+                userId: caller.userId,
+                provider: produced.fallback.provider,
+                model: produced.fallback.model,
+                tokensUsed: 0,
+                costUsd: 0,
+                generationTimeMs: produced.fallback.generationTimeMs,
+                success: false,
+                errorCode: produced.fallback.errorCode,
+              });
+            }
+            if (produced.provider !== 'none') {
+              usage.push({
+                tool,
+                contentId: id,
+                sessionId: caller.sessionId || null,
+                userId: caller.userId,
+                provider: produced.provider,
+                model: produced.model,
+                inputTokens: produced.inputTokens,
+                outputTokens: produced.outputTokens,
+                tokensUsed: tokensUsed ?? 0,
+                costUsd: produced.costUsd,
+                generationTimeMs: produced.generationTimeMs,
+                success: true,
+              });
+            }
+            return usage;
+          },
+          opts.extraWrites,
+        );
         return {
           id: row.id,
           shareCode,

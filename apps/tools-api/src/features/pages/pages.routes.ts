@@ -4,10 +4,11 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ToolRoute } from '@story/db';
+import { escapeHtml } from '@story/http';
 import type { BrowseService } from '../browse/browse.service';
 import { isToolRoute } from '../../shared/tool-param';
 import { toolDefinition } from '../../tools';
-import { escapeHtml, pageHeaders, renderFlashcards, renderFlipbook, renderPage, renderValue } from './render';
+import { pageHeaders, renderFlashcards, renderFlipbook, renderPage, renderValue } from './render';
 
 const html = z.string();
 

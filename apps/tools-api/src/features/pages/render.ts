@@ -2,8 +2,7 @@
 // canonical, Open Graph, JSON-LD), noindex for private items. No scripts: the flipbook viewer flips pages
 // with CSS radio buttons, so the pages need no script-src at all.
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+import { escapeHtml } from '@story/http';
 
 /** JSON for a <script type="application/ld+json"> block: '<' escaped so no string can close the element. */
 export const jsonLd = (data: unknown) => JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');

@@ -22,6 +22,3 @@ export function enumParam<T extends string>(value: string | undefined, field: st
   if (!(allowed as readonly string[]).includes(value)) throw toolsError.invalidInput(field, `${field} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);

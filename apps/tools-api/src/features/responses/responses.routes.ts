@@ -8,6 +8,7 @@ import type { ToolsFeatureDeps } from '../../shared/deps';
 import { envelopeSchema, okEnvelope, paginationMeta, toolsErrors } from '../../shared/envelope';
 import { parseTool, toolPathParam } from '../../shared/tool-param';
 import { boolParam, intParam } from './query-params';
+import { createPromptLibraryService } from './prompt-library.service';
 import { createResponsesService } from './responses.service';
 
 const codePoints = (s: string) => [...s].length;
@@ -101,6 +102,7 @@ export const responsesRoutes =
   (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'limitScale'>): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createResponsesService({ sql: deps.sql, limitScale: deps.limitScale });
+    const library = createPromptLibraryService({ sql: deps.sql });
     const required = requireToolsSession(deps);
     const optional = optionalToolsSession(deps);
     // The tool is checked before the session so an unknown tool is 404 without touching tools_sessions.
@@ -237,7 +239,7 @@ export const responsesRoutes =
         },
       },
       async (req, reply) => {
-        const { saved, created } = await service.savePrompt(req.body, toolsCallerOf(req));
+        const { saved, created } = await library.savePrompt(req.body, toolsCallerOf(req));
         return reply.status(created ? 201 : 200).send(okEnvelope(req, saved));
       },
     );
@@ -254,7 +256,7 @@ export const responsesRoutes =
           response: { 200: envelopeSchema(z.object({ promptId: z.string(), removed: z.boolean() })), ...toolsErrors([400, 401] as const) },
         },
       },
-      async (req) => okEnvelope(req, { promptId: req.params.promptId, removed: await service.unsavePrompt(req.params.promptId, toolsCallerOf(req)) }),
+      async (req) => okEnvelope(req, { promptId: req.params.promptId, removed: await library.unsavePrompt(req.params.promptId, toolsCallerOf(req)) }),
     );
 
     app.get(
@@ -272,7 +274,7 @@ export const responsesRoutes =
       async (req) => {
         const page = intParam(req.query.page, 'page', 1, 1, 100_000);
         const limit = intParam(req.query.limit, 'limit', 20, 1, 100);
-        const { items, total } = await service.savedPrompts(toolsCallerOf(req), page, limit);
+        const { items, total } = await library.savedPrompts(toolsCallerOf(req), page, limit);
         return okEnvelope(req, items, { pagination: paginationMeta(page, limit, total) });
       },
     );
@@ -291,7 +293,7 @@ export const responsesRoutes =
       async (req) => {
         const page = intParam(req.query.page, 'page', 1, 1, 100_000);
         const limit = intParam(req.query.limit, 'limit', 20, 1, 100);
-        const { items, total } = await service.collections(page, limit);
+        const { items, total } = await library.collections(page, limit);
         return okEnvelope(req, items, { pagination: paginationMeta(page, limit, total) });
       },
     );
@@ -307,6 +309,6 @@ export const responsesRoutes =
           response: { 200: envelopeSchema(collectionSchema), ...toolsErrors([404] as const) },
         },
       },
-      async (req) => okEnvelope(req, await service.collection(req.params.slug)),
+      async (req) => okEnvelope(req, await library.collection(req.params.slug)),
     );
   };

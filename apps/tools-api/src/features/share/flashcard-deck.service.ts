@@ -2,12 +2,12 @@
 // it, describes it, or makes it public or private; or deletes it. Deleting is a soft delete of the deck
 // that takes its responses, collection entries and saved copies with it, in one transaction.
 import type postgres from 'postgres';
-import { one } from '@story/db';
-import { isPrivileged, type ToolsCaller } from '../../shared/caller';
+import type { ToolsCaller } from '../../shared/caller';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
-import { jsonb } from '../responses/pg-values';
-import { canSeeContent, findLiveContent, isContentOwner, type ContentAccessRow } from './content-access';
+import { canSee, managesContent } from '../../shared/visibility';
+import { findLiveContent, type ContentAccessRow } from '../../shared/content.repository';
+import { createShareRepository } from './share.repository';
 
 export interface DeckUpdate {
   sessionId?: string;
@@ -31,12 +31,13 @@ export interface DeckView {
 const cardsOf = (content: Record<string, unknown>) => (Array.isArray(content['cards']) ? content['cards'].length : 0);
 
 export function createFlashcardDeckService({ sql }: { sql: postgres.Sql }) {
+  const repo = createShareRepository(sql);
   /** The deck for its owner: someone else's visible deck is 403, an invisible one 404 (never confirm it exists). */
   async function ownedDeck(idOrShareCode: string, caller: ToolsCaller, sessionId: string | undefined): Promise<ContentAccessRow> {
     if (sessionId !== undefined && sessionId !== caller.sessionId) throw toolsError.accessDenied('sessionId does not match X-Session-ID');
     const row = await findLiveContent(sql, 'flashcards', idOrShareCode);
-    if (!row || !canSeeContent(row, caller)) throw toolsError.notFound('Deck');
-    if (!isContentOwner(row, caller) && !isPrivileged(caller)) throw toolsError.accessDenied('Only the deck’s owner can change it');
+    if (!row || !canSee(row, caller)) throw toolsError.notFound('Deck');
+    if (!managesContent(row, caller)) throw toolsError.accessDenied('Only the deck’s owner can change it');
     return row;
   }
 
@@ -51,18 +52,7 @@ export function createFlashcardDeckService({ sql }: { sql: postgres.Sql }) {
       if (input.description !== undefined) patch['description'] = input.description;
       // An expiring link stays expiring when made public again; private always wins.
       const shareType = input.isPublic === undefined ? row.share_type : input.isPublic ? (row.share_type === 'private' ? 'public' : row.share_type) : 'private';
-      const updated = one(
-        await sql<{ id: string; share_code: string; title: string | null; content: Record<string, unknown>; is_public: boolean; share_type: string; updated_at: string }[]>`
-          update tools_flashcards set
-            content = content || ${jsonb(patch)}::jsonb,
-            title = coalesce(${input.deckName ?? null}, title),
-            is_public = ${input.isPublic ?? row.is_public},
-            share_type = ${shareType},
-            share_expires_at = case when ${shareType} = 'expiring' then share_expires_at else null end,
-            updated_at = now()
-          where id = ${row.id}
-          returning id, share_code, title, content, is_public, share_type, updated_at`,
-      );
+      const updated = await repo.updateDeck(row.id, patch, input.deckName ?? null, input.isPublic ?? row.is_public, shareType);
       const content = updated.content;
       return {
         id: updated.id,
@@ -79,12 +69,7 @@ export function createFlashcardDeckService({ sql }: { sql: postgres.Sql }) {
 
     async remove(idOrShareCode: string, input: { sessionId?: string }, caller: ToolsCaller): Promise<{ id: string; deleted: true }> {
       const row = await ownedDeck(idOrShareCode, caller, input.sessionId);
-      await sql.begin(async (tx) => {
-        await tx`update tools_flashcards set deleted_at = now(), updated_at = now() where id = ${row.id} and deleted_at is null`;
-        await tx`update tools_responses set deleted_at = now(), delete_reason = 'deck deleted' where tool = 'flashcards' and prompt_id = ${row.id} and deleted_at is null`;
-        await tx`delete from tools_collection_items where tool = 'flashcards' and content_id = ${row.id}`;
-        await tx`delete from tools_saved_prompts where tool = 'flashcards' and content_id = ${row.id}`;
-      });
+      await repo.deleteDeck(row.id);
       return { id: row.id, deleted: true };
     },
   };

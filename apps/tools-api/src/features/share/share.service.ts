@@ -2,13 +2,13 @@
 // (share_count and a 'share' event with its platform). GET by share code answers the item with its
 // analytics and public responses: a private link only to its owner, an expired link to nobody.
 import type postgres from 'postgres';
-import { one, type ShareType, type ToolRoute } from '@story/db';
-import { isPrivileged, type ToolsCaller } from '../../shared/caller';
+import type { ShareType, ToolRoute } from '@story/db';
+import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
-import { toolTableName } from '../../shared/tool-param';
 import { toIso } from '../../shared/dates';
-import { jsonb } from '../responses/pg-values';
-import { canSeeContent, findLiveContent, isContentOwner, shareLinkAlive } from './content-access';
+import { canSee, managesContent } from '../../shared/visibility';
+import { findLiveContent } from '../../shared/content.repository';
+import { createShareRepository, type EventSource } from './share.repository';
 
 /** An expiring link may run at most this long. */
 export const MAX_SHARE_DAYS = 365;
@@ -46,15 +46,18 @@ export interface SharedItem {
   expiresAt?: string;
 }
 
+const sourceOf = (caller: ToolsCaller): EventSource => ({ userId: caller.userId, sessionId: caller.sessionId || null, ipPrefix: caller.ipPrefix || null, userAgent: caller.userAgent });
+
 export function createShareService({ sql, publicBaseUrl }: { sql: postgres.Sql; publicBaseUrl: string }) {
+  const repo = createShareRepository(sql);
   const shareUrl = (tool: ToolRoute, code: string) => `${publicBaseUrl.replace(/\/+$/, '')}/${tool}/${encodeURIComponent(code)}/`;
 
   return {
     async share(tool: ToolRoute, input: ShareInput, caller: ToolsCaller, now = new Date()): Promise<ShareResult> {
       if (input.sessionId !== undefined && input.sessionId !== caller.sessionId) throw toolsError.accessDenied('sessionId does not match X-Session-ID');
       const row = await findLiveContent(sql, tool, input.contentId);
-      if (!row || !canSeeContent(row, caller)) throw toolsError.notFound();
-      const owner = isContentOwner(row, caller) || isPrivileged(caller);
+      if (!row || !canSee(row, caller)) throw toolsError.notFound();
+      const owner = managesContent(row, caller);
       // Anyone who can see a public item may share its link (counted); only the owner changes how it is shared.
       if (!owner && input.shareType !== undefined && input.shareType !== row.share_type) throw toolsError.accessDenied('Only the owner can change how this item is shared');
       if (!owner && input.expiresAt !== undefined) throw toolsError.accessDenied('Only the owner can change how this item is shared');
@@ -75,25 +78,14 @@ export function createShareService({ sql, publicBaseUrl }: { sql: postgres.Sql; 
       }
 
       const platform = input.platform ?? 'link';
-      const updated = await sql.begin(async (tx) => {
-        const rows = owner
-          ? await tx<{ share_count: number }[]>`
-              update ${tx(toolTableName(tool))}
-              set share_type = ${type}, is_public = ${type !== 'private'}, share_expires_at = ${expiresAt ? expiresAt.toISOString() : null}, share_count = share_count + 1, updated_at = now()
-              where id = ${row.id} returning share_count`
-          : await tx<{ share_count: number }[]>`update ${tx(toolTableName(tool))} set share_count = share_count + 1 where id = ${row.id} returning share_count`;
-        await tx`
-          insert into tools_analytics (tool, content_id, event_type, event_data, user_id, session_id, ip_address, user_agent)
-          values (${tool}, ${row.id}, 'share', ${jsonb({ platform, shareType: type, byOwner: owner })}::jsonb, ${caller.userId}, ${caller.sessionId || null}, ${caller.ipPrefix || null}, ${caller.userAgent})`;
-        return one(rows);
-      });
+      const shareCount = await repo.recordShare(tool, row.id, owner ? { shareType: type, expiresAt } : null, { platform, shareType: type, byOwner: owner }, sourceOf(caller));
       return {
         shareCode: row.share_code,
         shareUrl: shareUrl(tool, row.share_code),
         shareType: type,
         isPublic: type !== 'private',
         ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
-        shareCount: updated.share_count,
+        shareCount,
         createdAt: now.toISOString(),
       };
     },
@@ -101,26 +93,11 @@ export function createShareService({ sql, publicBaseUrl }: { sql: postgres.Sql; 
     async getShared(tool: ToolRoute, shareCode: string, caller: ToolsCaller): Promise<SharedItem> {
       const row = await findLiveContent(sql, tool, shareCode);
       // By share code only (an id here would bypass the link's own rules).
-      if (!row || row.share_code !== shareCode) throw toolsError.notFound();
-      if (!shareLinkAlive(row)) throw toolsError.notFound();
-      const owner = isContentOwner(row, caller) || isPrivileged(caller);
-      if ((row.share_type === 'private' || !row.is_public) && !owner) throw toolsError.notFound();
+      if (!row || row.share_code !== shareCode || !canSee(row, caller, 'sharePage')) throw toolsError.notFound();
 
-      const [viewed, responses, [counted]] = await Promise.all([
-        sql.begin(async (tx) => {
-          const rows = await tx<{ view_count: number }[]>`update ${tx(toolTableName(tool))} set view_count = view_count + 1 where id = ${row.id} returning view_count`;
-          await tx`
-            insert into tools_analytics (tool, content_id, event_type, event_data, user_id, session_id, ip_address, user_agent)
-            values (${tool}, ${row.id}, 'view', ${jsonb({ source: 'share' })}::jsonb, ${caller.userId}, ${caller.sessionId || null}, ${caller.ipPrefix || null}, ${caller.userAgent})`;
-          return one(rows);
-        }),
-        sql<{ id: string; title: string; content: string; word_count: number; is_public: boolean; created_at: string }[]>`
-          select id, title, content, word_count, is_public, created_at from tools_responses
-          where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null and is_public and moderation_status <> 'rejected'
-          order by created_at desc, id desc limit ${SHARED_RESPONSES}`,
-        sql<{ n: number }[]>`
-          select count(*)::int as n from tools_responses
-          where tool = ${tool} and prompt_id = ${row.id} and deleted_at is null and is_public and moderation_status <> 'rejected'`,
+      const [viewCount, responses] = await Promise.all([
+        repo.recordView(tool, row.id, { source: 'share' }, sourceOf(caller)),
+        repo.publicResponses(tool, row.id, SHARED_RESPONSES),
       ]);
       const expiresAt = row.share_type === 'expiring' ? row.share_expires_at : row.expires_at;
       return {
@@ -132,12 +109,12 @@ export function createShareService({ sql, publicBaseUrl }: { sql: postgres.Sql; 
         shareType: row.share_type,
         seoMetadata: { title: row.seo_title ?? row.title ?? '', description: row.seo_description ?? '', keywords: row.keywords ?? [] },
         analytics: {
-          viewCount: viewed.view_count,
+          viewCount,
           shareCount: row.share_count,
-          responseCount: counted?.n ?? 0,
+          responseCount: responses.total,
           averageRating: row.rating_count > 0 ? Math.round((row.rating_sum / row.rating_count) * 100) / 100 : 0,
         },
-        responses: responses.map((r) => ({ id: r.id, title: r.title, content: r.content, wordCount: r.word_count, isPublic: r.is_public, createdAt: toIso(r.created_at) })),
+        responses: responses.rows.map((r) => ({ id: r.id, title: r.title, content: r.content, wordCount: r.word_count, isPublic: r.is_public, createdAt: toIso(r.created_at) })),
         createdAt: row.created_at.toISOString(),
         ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
       };

@@ -7,30 +7,19 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromBuffer } from 'file-type';
-import { toolsFlipbookPages, type ToolRoute } from '@story/db';
-import { AppError, assertStorableFields, parseJsonField, parseRangeHeader, sendStoredObject } from '@story/http';
-import { isRangeNotSatisfiable, newObjectKey, type ObjectStorage } from '@story/providers';
+import type { ToolRoute } from '@story/db';
+import { assertStorableFields, parseRangeHeader, sendStoredObject } from '@story/http';
+import type { ObjectStorage } from '@story/providers';
 import { requireToolsSession, toolsCallerOf, type ToolsSessionDeps } from '../../shared/caller';
 import { envelopeSchema, okEnvelope, toolsErrors } from '../../shared/envelope';
 import { toolsError } from '../../shared/errors';
 import type { BrowseService } from '../browse/browse.service';
 import { generateResultSchema } from '../generate/generate.routes';
-import { parseOptions, type GenerateService } from '../generate/generate.service';
-import { producedFromFile } from '../generate/content-producer';
-import { toolDefinition } from '../../tools';
-import { extractPdf, ocrImage } from './extract';
+import type { GenerateService } from '../generate/generate.service';
+import { createUploadsService, type Upload } from './uploads.service';
 
 /** Multipart framing (boundaries, part headers, small text fields) allowed on top of the file itself. */
 const FRAMING_ALLOWANCE = 256 * 1024;
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/tiff', 'image/bmp', 'image/gif']);
-const MAX_TEXT = 100_000;
-
-interface Upload {
-  buffer: Buffer;
-  fileName: string;
-  mime: string;
-  fields: Record<string, string>;
-}
 
 /** Read the one file and the text fields; a file over `maxBytes` stops the read at the limit (413). */
 async function readUpload(req: FastifyRequest, maxBytes: number): Promise<Upload> {
@@ -60,27 +49,12 @@ async function readUpload(req: FastifyRequest, maxBytes: number): Promise<Upload
   return { ...file, mime: detected?.mime ?? 'application/octet-stream', fields };
 }
 
-/** Options from a JSON `options` field and/or plain fields (numbers and booleans converted). */
-function fieldOptions(fields: Record<string, string>): Record<string, unknown> {
-  let options: Record<string, unknown> = {};
-  if (fields['options']) {
-    // Parsed with the same depth and text rules as a JSON body.
-    const parsed = parseJsonField(fields['options'], 'options');
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw toolsError.invalidInput('options', 'options must be a JSON object');
-    options = parsed as Record<string, unknown>;
-  }
-  for (const [k, v] of Object.entries(fields)) {
-    if (k === 'options' || k === 'sessionId') continue;
-    options[k] = /^\d+$/.test(v) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v;
-  }
-  return options;
-}
-
 export const uploadsRoutes =
   (deps: ToolsSessionDeps & { generate: GenerateService; browse: BrowseService; storage: ObjectStorage; maxPdfBytes: number; maxImageBytes: number; publicBaseUrl: string }): FastifyPluginAsyncZod =>
   async (app) => {
     await app.register(multipart, { throwFileSizeLimit: true });
     const session = requireToolsSession(deps);
+    const service = createUploadsService(deps);
     const maxUpload = Math.max(deps.maxPdfBytes, deps.maxImageBytes);
 
     /** onRequest: the right tool for this route, a body that is not obviously too big (refused before reading), a session. */
@@ -109,23 +83,7 @@ export const uploadsRoutes =
       async (req, reply) => {
         const caller = toolsCallerOf(req);
         const upload = await readUpload(req, maxUpload);
-        const isPdf = upload.mime === 'application/pdf';
-        if (!isPdf && !IMAGE_TYPES.has(upload.mime)) throw toolsError.unsupportedMedia('Upload a PDF or an image (PNG, JPEG, WebP, TIFF, BMP, GIF)');
-        if (upload.buffer.length > (isPdf ? deps.maxPdfBytes : deps.maxImageBytes)) throw toolsError.payloadTooLarge(`The file is larger than ${Math.round((isPdf ? deps.maxPdfBytes : deps.maxImageBytes) / 1024 / 1024)} MB`);
-        const def = toolDefinition('flashcards');
-        const raw = fieldOptions(upload.fields);
-        // Options other than the text are checked before anything is counted or extracted.
-        parseOptions(def.optionsSchema, { ...raw, text: 'placeholder text long enough to pass the check' });
-        const { result, rateLimit, conversionOpportunity } = await deps.generate.run('flashcards', caller, async () => {
-          const text = isPdf ? (await extractPdf(upload.buffer)).text : await ocrImage(upload.buffer);
-          if (text.trim().length < 20) throw toolsError.invalidInput('file', 'Too little text was found in this file to make flashcards');
-          const options = parseOptions(def.optionsSchema, { ...raw, text: text.slice(0, MAX_TEXT) });
-          const produced = await deps.generate.produce('flashcards', options, caller.userId);
-          const source = isPdf ? 'pdf' : 'image';
-          produced.content = { ...produced.content, sourceType: source };
-          // The extracted text is kept in generation_options (what the cards were made from), not the file.
-          return { options: { ...options, sourceFile: upload.fileName.slice(0, 200), sourceType: source }, produced, store: { origin: 'upload', metadata: { sourceType: source, fileSize: upload.buffer.length } } };
-        });
+        const { result, rateLimit, conversionOpportunity } = await service.flashcardsFromFile(upload, caller);
         return reply.status(201).send(okEnvelope(req, { ...result, shareUrl: `${deps.publicBaseUrl}/flashcards/${result.shareCode}/` }, { rateLimit, conversionOpportunity }));
       },
     );
@@ -145,56 +103,9 @@ export const uploadsRoutes =
         },
       },
       async (req, reply) => {
-        const caller = toolsCallerOf(req);
         const upload = await readUpload(req, maxUpload);
-        if (upload.mime !== 'application/pdf') throw toolsError.unsupportedMedia('Upload a PDF file');
-        if (upload.buffer.length > deps.maxPdfBytes) throw toolsError.payloadTooLarge(`The file is larger than ${Math.round(deps.maxPdfBytes / 1024 / 1024)} MB`);
-        const fields = fieldOptions(upload.fields);
-        const meta = z
-          .object({ title: z.string().trim().min(1).max(200).optional(), subtitle: z.string().trim().max(200).optional(), theme: z.enum(['classic', 'modern', 'dark']).default('classic') })
-          .safeParse(fields);
-        if (!meta.success) {
-          const issue = meta.error.issues[0]!;
-          throw toolsError.invalidInput(issue.path.map(String).join('.') || 'options', issue.message);
-        }
-        let storedKey: string | undefined;
-        try {
-          const out = await deps.generate.run('flipbook', caller, async () => {
-            const started = performance.now();
-            const pdf = await extractPdf(upload.buffer);
-            const title = meta.data.title ?? pdf.title ?? upload.fileName.replace(/\.pdf$/i, '').slice(0, 200);
-            storedKey = newObjectKey('tools/flipbooks', 'pdf');
-            await deps.storage.put(storedKey, upload.buffer, { contentType: 'application/pdf', contentLength: upload.buffer.length });
-            const options = { title, theme: meta.data.theme, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), sourceFile: upload.fileName.slice(0, 200) };
-            const pages = pdf.pages.map((p) => ({ pageNumber: p.pageNumber, text: p.text }));
-            // The PDF's own pages, split: no model and no generator made them, and the labels say so.
-            const produced = producedFromFile(
-              { title, ...(meta.data.subtitle ? { subtitle: meta.data.subtitle } : {}), theme: meta.data.theme, source: 'pdf' as const, pageCount: pdf.pageCount, pages },
-              performance.now() - started,
-            );
-            const key = storedKey;
-            return {
-              options,
-              produced,
-              store: {
-                origin: 'upload' as const,
-                metadata: { pdfKey: key, fileSize: upload.buffer.length, fileName: upload.fileName.slice(0, 200) },
-                // Page rows commit with the content row.
-                extraWrites: async (tx, contentId) => {
-                  if (!pdf.pages.length) return;
-                  await tx.insert(toolsFlipbookPages).values(
-                    pdf.pages.map((p) => ({ flipbookId: contentId, pageNumber: p.pageNumber, storageKey: key, width: p.width ?? null, height: p.height ?? null, text: p.text })),
-                  );
-                },
-              },
-            };
-          });
-          return reply.status(201).send(okEnvelope(req, { ...out.result, shareUrl: `${deps.publicBaseUrl}/flipbook/${out.result.shareCode}/` }, { rateLimit: out.rateLimit, conversionOpportunity: out.conversionOpportunity }));
-        } catch (err) {
-          // Nothing references the stored PDF when the row was not written.
-          if (storedKey) await deps.storage.delete(storedKey).catch(() => undefined);
-          throw err;
-        }
+        const out = await service.flipbookFromPdf(upload, toolsCallerOf(req));
+        return reply.status(201).send(okEnvelope(req, { ...out.result, shareUrl: `${deps.publicBaseUrl}/flipbook/${out.result.shareCode}/` }, { rateLimit: out.rateLimit, conversionOpportunity: out.conversionOpportunity }));
       },
     );
 
@@ -210,21 +121,8 @@ export const uploadsRoutes =
         },
       },
       async (req, reply) => {
-        const row = await deps.browse.find('flipbook', req.params.shareCode);
-        if (!row || req.params.shareCode !== row.share_code || !deps.browse.canView(row, 'shareCode', null)) throw toolsError.notFound('Flipbook');
-        const key = row.metadata['pdfKey'];
-        if (typeof key !== 'string') throw toolsError.notFound('Flipbook PDF');
-        const range = parseRangeHeader(req.headers.range);
-        let object;
-        try {
-          object = await deps.storage.get(key, range);
-        } catch (err) {
-          if (isRangeNotSatisfiable(err)) {
-            const head = await deps.storage.head(key);
-            throw new AppError('range_not_satisfiable', 'The requested range is not satisfiable', { headers: head.exists ? { 'Content-Range': `bytes */${head.size}` } : {} });
-          }
-          throw toolsError.notFound('Flipbook PDF');
-        }
+        const key = await service.flipbookPdfKey(req.params.shareCode);
+        const object = await service.openFlipbookPdf(key, parseRangeHeader(req.headers.range));
         // The viewer on this site frames the PDF; other sites cannot.
         reply.header('X-Frame-Options', 'SAMEORIGIN');
         reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");

@@ -1,12 +1,11 @@
-// Who may see one content row, for responses, share, analytics and export: the owner (session or
-// account), staff, or anyone while the item is public and its link has not expired. Soft-deleted and
-// expired rows do not exist for anyone. One rule here so the four features cannot drift apart.
+// The content rows every feature reads the same way: one live row by id or share code, for responses,
+// share, analytics, export and the prompt library. Soft-deleted and expired rows do not exist for anyone;
+// who may see the rest is shared/visibility.ts.
 import type postgres from 'postgres';
 import type { ToolRoute } from '@story/db';
-import { isPrivileged, type ToolsCaller } from '../../shared/caller';
-import { toolTableName } from '../../shared/tool-param';
-import { toDate } from '../../shared/dates';
-import { isUuid } from '../responses/query-params';
+import { toolTableName } from './tool-param';
+import { toDate } from './dates';
+import { isUuid } from '@story/http';
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
@@ -56,13 +55,3 @@ export async function findLiveContent(sql: Sql, tool: ToolRoute, idOrShareCode: 
     updated_at: toDate(row.updated_at as string | Date),
   };
 }
-
-export const isContentOwner = (row: Pick<ContentAccessRow, 'session_id' | 'user_id'>, caller: Pick<ToolsCaller, 'sessionId' | 'userId'>): boolean =>
-  (caller.sessionId !== '' && row.session_id === caller.sessionId) || (caller.userId !== null && row.user_id === caller.userId);
-
-/** An expiring link stops working at its expiry; public and private links do not expire. */
-export const shareLinkAlive = (row: Pick<ContentAccessRow, 'share_type' | 'share_expires_at'>, now = new Date()): boolean =>
-  row.share_type !== 'expiring' || (row.share_expires_at !== null && row.share_expires_at > now);
-
-export const canSeeContent = (row: ContentAccessRow, caller: ToolsCaller): boolean =>
-  isContentOwner(row, caller) || isPrivileged(caller) || (row.is_public && shareLinkAlive(row));

@@ -1,0 +1,88 @@
+// The SQL of browse: the listing (with its capped count), one live row, and a counted view. Raw
+// postgres.js throughout: the tool's table is chosen at run time.
+import type postgres from 'postgres';
+import type { ToolRoute } from '@story/db';
+import { isUuid } from '@story/http';
+import { toolTableName } from '../../shared/tool-param';
+import { liveContentSql, visibleContentSql } from '../../shared/visibility';
+import type { BrowseQuery, ContentRow } from './browse.service';
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+export interface ViewEvent {
+  source: string;
+  userId: string | null;
+  sessionId: string | null;
+  ipPrefix: string | null;
+  userAgent: string | null;
+}
+
+export function createBrowseRepository(sql: postgres.Sql) {
+  const columns = (tool: ToolRoute) => sql`
+    t.id, t.share_code, t.title, t.content, t.seo_title, t.seo_description, t.keywords, t.view_count, t.share_count, t.export_count,
+    (select count(*)::int from tools_responses r where r.tool = ${tool} and r.prompt_id = t.id and r.deleted_at is null) as response_count,
+    case when t.rating_count > 0 then round(t.rating_sum::numeric / t.rating_count, 2)::float8 else 0 end as average_rating,
+    t.created_at, t.updated_at, t.is_public, t.is_featured, t.is_reviewed, t.category, t.session_id, t.user_id, t.expires_at,
+    t.share_type, t.share_expires_at, t.ai_model, t.is_ai_generated, t.ai_tokens_used, t.ai_confidence, t.generation_time_ms, t.generation_options, t.metadata`;
+  const t = sql`t`;
+
+  return {
+    /** One page (plus one row, so hasNext is exact) and the total; visible = listed or the query's own. */
+    async list(tool: ToolRoute, q: BrowseQuery, offset: number): Promise<{ rows: ContentRow[]; total: number }> {
+      const table = sql(toolTableName(tool));
+      const where = sql`
+        ${visibleContentSql(sql, t, { sessionId: q.sessionId ?? '', userId: q.userId ?? null })}
+        ${q.isPublic === undefined ? sql`` : q.isPublic ? sql`and t.is_public` : sql`and not t.is_public`}
+        ${q.featured === undefined ? sql`` : sql`and t.is_featured = ${q.featured}`}
+        ${q.category ? sql`and t.category = ${q.category.toLowerCase()}` : sql``}
+        ${q.search ? sql`and t.search_vector @@ websearch_to_tsquery('english', ${q.search})` : sql``}`;
+      const order =
+        q.sort === 'popular'
+          ? sql`t.view_count desc, t.created_at desc`
+          : q.sort === 'featured'
+            ? sql`t.is_featured desc, t.created_at desc`
+            : q.sort === 'rating'
+              ? sql`(t.rating_sum::float8 / nullif(t.rating_count, 0)) desc nulls last, t.rating_count desc, t.created_at desc`
+              : sql`t.created_at desc`;
+      // Counting every public row of a large tool costs a full scan (100 ms at 70k rows): count up to a cap
+      // that covers the pages near this one, and past it use the planner's estimate. One extra row fetched
+      // makes hasNext exact either way.
+      const cap = Math.max(1000, offset + q.limit * 10);
+      const [rows, counted] = await Promise.all([
+        sql<ContentRow[]>`select ${columns(tool)} from ${table} t where ${where} order by ${order}, t.id desc limit ${q.limit + 1} offset ${offset}`,
+        sql<{ total: number }[]>`select count(*)::int as total from (select 1 from ${table} t where ${where} limit ${cap}) capped`,
+      ]);
+      const hasNext = rows.length > q.limit;
+      let total = counted[0]?.total ?? 0;
+      if (total >= cap) {
+        const [plan] = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>`explain (format json) select 1 from ${table} t where ${where}`;
+        total = Math.max(total, Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0));
+      }
+      // The estimate must agree with what this page saw.
+      if (rows.length) total = Math.max(total, offset + Math.min(rows.length, q.limit) + (hasNext ? 1 : 0));
+      return { rows, total };
+    },
+
+    /** One live row by id or share code. */
+    async find(tool: ToolRoute, idOrShareCode: string): Promise<ContentRow | null> {
+      const table = sql(toolTableName(tool));
+      const match = isUuid(idOrShareCode) ? sql`t.id = ${idOrShareCode}` : sql`t.share_code = ${idOrShareCode}`;
+      const [row] = await sql<ContentRow[]>`select ${columns(tool)} from ${table} t where ${match} and ${liveContentSql(sql, t)}`;
+      return row ?? null;
+    },
+
+    /** Count one view and record it as an analytics event, in one transaction; the new view_count. */
+    async countView(tool: ToolRoute, id: string, event: ViewEvent, tx?: Sql): Promise<number | undefined> {
+      const run = async (q: Sql) => {
+        const [counted] = await q<{ view_count: number }[]>`update ${q(toolTableName(tool))} set view_count = view_count + 1 where id = ${id} returning view_count`;
+        await q`
+          insert into tools_analytics (tool, content_id, event_type, event_data, user_id, session_id, ip_address, user_agent)
+          values (${tool}, ${id}, 'view', ${JSON.stringify({ source: event.source })}::jsonb, ${event.userId}, ${event.sessionId}, ${event.ipPrefix}, ${event.userAgent})`;
+        return counted?.view_count;
+      };
+      return tx ? run(tx) : sql.begin(run);
+    },
+  };
+}
+
+export type BrowseRepository = ReturnType<typeof createBrowseRepository>;
