@@ -107,6 +107,7 @@ export function registerErrorHandling(app: FastifyInstance, { render }: ErrorHan
     if (normalized.status >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ status: normalized.status, code: normalized.code ?? normalized.kind }, normalized.message);
     if (err instanceof AppError && err.headers) reply.headers(err.headers);
+    if (err instanceof AppError && err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
     if (normalized.status === 413) await drainRequestBody(request);
     return reply.status(normalized.status).type('application/json; charset=utf-8').send(render(normalized, { request, elapsedMs: reply.elapsedTime }));
   });

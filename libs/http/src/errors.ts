@@ -30,8 +30,10 @@ export interface AppErrorOptions {
   details?: unknown;
   /** Additional top-level body fields some routes need (e.g. {status: 'upload_failed'}). */
   extra?: Record<string, unknown>;
-  /** Response headers to add (e.g. Retry-After). */
+  /** Response headers to add. */
   headers?: Record<string, string>;
+  /** Seconds until a retry may succeed; the HTTP layer sends it as Retry-After. */
+  retryAfter?: number;
   cause?: unknown;
 }
 
@@ -42,6 +44,7 @@ export class AppError extends Error {
   readonly details?: unknown;
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
+  readonly retryAfter?: number;
 
   constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -52,6 +55,7 @@ export class AppError extends Error {
     this.details = options.details;
     this.extra = options.extra;
     this.headers = options.headers;
+    this.retryAfter = options.retryAfter;
   }
 
   get status(): number {

@@ -157,9 +157,7 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
 
     async signin(input: { email: string; password: string }, meta: ClientMeta): Promise<AuthResult> {
       if (await isLocked(input.email)) {
-        throw new AppError('rate_limited', 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.', {
-          headers: { 'Retry-After': '900' },
-        });
+        throw new AppError('rate_limited', 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.', { retryAfter: 900 });
       }
       const [account] = await db
         .select({ id: accounts.id, email: accounts.email, role: accounts.role, passwordHash: accounts.passwordHash, emailConfirmedAt: accounts.emailConfirmedAt })

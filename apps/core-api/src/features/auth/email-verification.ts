@@ -94,7 +94,7 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
     },
 
     /** A new link for the caller: 3 per hour (429 beyond); already verified → nothing sent, sent: false. */
-    async resend(userId: string): Promise<{ success: true; sent: boolean; user: ReturnType<typeof toUser> }> {
+    async resend(userId: string): Promise<{ sent: boolean; user: ReturnType<typeof toUser> }> {
       return db.transaction(async (tx) => {
         // Serialise this account's resends, or concurrent requests could all pass the count.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`verify-resend:${userId}`}))`);
@@ -105,7 +105,7 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
           .where(eq(accounts.id, userId));
         if (!account) throw new AppError('unauthorized', 'Unauthorized');
         const view = { id: account.id, email: account.email, role: account.role, emailVerified: account.emailConfirmedAt !== null };
-        if (view.emailVerified) return { success: true as const, sent: false, user: toUser(view) };
+        if (view.emailVerified) return { sent: false, user: toUser(view) };
 
         const [window] = await tx
           .select({
@@ -122,13 +122,11 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
           );
         if ((window?.n ?? 0) >= RESENDS_PER_HOUR) {
           const seconds = Math.max(1, window?.retryAfter ?? 3600);
-          throw new AppError('rate_limited', `At most ${RESENDS_PER_HOUR} verification emails per hour. Please try again later.`, {
-            headers: { 'Retry-After': String(seconds) },
-          });
+          throw new AppError('rate_limited', `At most ${RESENDS_PER_HOUR} verification emails per hour. Please try again later.`, { retryAfter: seconds });
         }
         const userName = account.fullName?.split(/\s+/)[0] || 'there';
         const sent = await send(tx, { userId, email: account.email, userName, source: 'resend' });
-        return { success: true as const, sent, user: toUser(view) };
+        return { sent, user: toUser(view) };
       });
     },
   };

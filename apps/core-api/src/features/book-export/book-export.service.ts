@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from '@story/http';
 import { newObjectKey, type ObjectStorage, type StoredObject } from '@story/providers';
 import { one, type ExportKind } from '@story/db';
 import type { AccessPolicy } from '../access/access.policy';
-import { ISO_UTC } from '../stories/stories.service';
+import { ISO_UTC } from '../sql-fragments';
 import { contentBlocks } from '../stories/story-content';
 import { FONT_FAMILIES, headerFooterOf, typographyOf, typographySchema, type StandardFamily, type Typography } from '../stories/story-layout';
 import type { TemplatesService } from '../templates/templates.service';

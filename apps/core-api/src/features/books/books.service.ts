@@ -11,7 +11,7 @@ import { appendChapters, lockBookForChange, removeChapter, reorderChapters, type
 import type { AddChapterInput, ContentAnalysis, CreateBookInput, UpdateBookInput } from './books.schemas';
 import { analyseContent, type ChapterText } from './content-analysis';
 import { one, type BookChapterSummary } from '@story/db';
-import { ISO_UTC } from '../stories/stories.service';
+import { ISO_UTC } from '../sql-fragments';
 
 export interface BookView {
   id: string;

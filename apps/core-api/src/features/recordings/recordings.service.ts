@@ -269,7 +269,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
       await sql`delete from recordings where id = ${row.id}`;
       // The row goes first: a media object without a row is invisible and harmless; the reverse is a broken page.
       if (row.storageKey) await storage.delete(row.storageKey).catch(() => undefined);
-      return { success: true, id: row.id };
+      return { id: row.id };
     },
 
     /** The stored media, streamed (a range when asked): 404 for a missing object, 416 for a bad range. */
