@@ -1,8 +1,8 @@
 // Themes, people, places and years of a storyteller's answers: the offline reading (always computed),
 // and a model's reading grounded in the text when a real model is configured.
 import { z } from 'zod';
-import { ProviderError, type LanguageModel } from '@story/providers';
-import { extractMentions, findThemes, wordCount } from './conversation-insights';
+import { extractMentions, ProviderError, type LanguageModel } from '@story/providers';
+import { findThemes, wordCount } from './conversation-insights';
 
 export interface Tally {
   name: string;
