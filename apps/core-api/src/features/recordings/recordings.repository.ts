@@ -61,6 +61,12 @@ export function createRecordingsRepository(sql: Sql) {
       return row;
     },
 
+    /** The owner's recording stored under this key (a direct upload registered before). */
+    async findIdByStorageKey(userId: string, storageKey: string, tx: SqlOrTx = sql): Promise<string | undefined> {
+      const [existing] = await tx<{ id: string }[]>`select id from recordings where storage_key = ${storageKey} and user_id = ${userId}`;
+      return existing?.id;
+    },
+
     async isCampaignOf(campaignId: string, userId: string, tx: SqlOrTx = sql): Promise<boolean> {
       const [row] = await tx`select 1 from campaigns where id = ${campaignId} and user_id = ${userId}`;
       return row !== undefined;
