@@ -5,9 +5,9 @@ import type { Fragment, Sql, TransactionSql } from 'postgres';
 /** The pool or a transaction: every repository method runs in either. */
 export type SqlOrTx = Sql | TransactionSql;
 
-// Timestamps leave PostgreSQL as ISO 8601 UTC text: the shared client hands timestamps over unparsed
-// (drizzle's driver setup), and zone-less columns hold UTC wall time (libs/db _columns).
-export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-
-/** `to_char(<column>, ISO_UTC)`: the column (e.g. 's.created_at') as ISO 8601 UTC text. */
+/**
+ * The column (e.g. 's.created_at') as ISO 8601 UTC text. Timestamps leave PostgreSQL as text: the shared
+ * client hands timestamps over unparsed (drizzle's driver setup), and zone-less columns hold UTC wall time
+ * (libs/db _columns).
+ */
 export const isoUtc = (sql: SqlOrTx, column: string): Fragment => sql`to_char(${sql(column)}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -2,13 +2,13 @@
 // at the book, and the book row mirrors story_ids, chapters and word_count for the API shape. Every
 // change goes through these functions inside the caller's transaction, with the book row locked, so
 // chapter_number stays contiguous and the mirror never drifts.
-import type { Sql, TransactionSql } from 'postgres';
 import { AppError, badRequest, conflict, notFound } from '@story/http';
 import type { AccessPolicy } from '../access/access.policy';
+import type { SqlOrTx } from '../sql-fragments';
 import { createBookChaptersRepository } from './book-chapters.repository';
 
 /** A transaction or the pool itself: the helpers run in either. */
-export type Tx = Sql | TransactionSql;
+export type Tx = SqlOrTx;
 
 export interface LockedBook {
   id: string;

@@ -94,14 +94,14 @@ export function createRecordingsRepository(sql: Sql) {
 
     /** A row kept to show a failed upload (nothing stored); returns its id. */
     async insertFailed(r: NewRecording & { transcriptStatus: string | null }, tx: SqlOrTx = sql): Promise<string> {
-      const [row] = await tx<{ id: string }[]>`
+      const rows = await tx<{ id: string }[]>`
         insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, mime_type, status, media_type,
                                 original_file_size_bytes, transcript_status, transcript_source, trial_session_id)
         values (${r.userId}, ${r.campaignId}, ${r.title}, ${r.description}, ${r.transcript},
                 ${r.durationSeconds}, ${r.mimeType}, 'upload_failed', ${r.mediaType},
                 ${r.sizeBytes}, ${r.transcriptStatus}, ${r.transcriptSource}, ${r.trialSessionId})
         returning id`;
-      return row!.id;
+      return one(rows).id;
     },
 
     async setAudioUrl(id: string, audioUrl: string, tx: SqlOrTx = sql): Promise<RecordingRow | undefined> {

@@ -4,15 +4,8 @@ import type { Sql } from 'postgres';
 import { BOOK_TEMPLATES, COVER_TEMPLATES, type CatalogueEntry, type RelationshipType } from './templates.catalogue';
 import { createTemplatesRepository, type TemplateRow, type TemplateTable } from './templates.repository';
 
-export interface TemplateView {
-  id: string;
-  name: string;
-  description: string;
-  preview_url: string | null;
-  category: string | null;
-  relationship_type: string | null;
-}
-
+/** A template as listed: everything but its layout settings (those go to the renderer only). */
+export type TemplateView = Omit<TemplateRow, 'settings'>;
 export type TemplateWithSettings = TemplateRow;
 type Table = TemplateTable;
 
