@@ -30,7 +30,7 @@ export interface AppErrorOptions {
   details?: unknown;
   /** Additional top-level body fields some routes need (e.g. {status: 'upload_failed'}). */
   extra?: Record<string, unknown>;
-  /** Response headers to add (e.g. Retry-After). */
+  /** Response headers to add. */
   headers?: Record<string, string>;
   /** Seconds until a refused request may be tried again: the error handler sends it as Retry-After. */
   retryAfter?: number;

@@ -9,3 +9,4 @@ export * from './speech-to-text';
 export * from './text-to-speech';
 export * from './providers';
 export * from './media-binaries';
+export * from './text';

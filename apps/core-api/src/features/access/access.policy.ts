@@ -10,7 +10,12 @@
 // contributor. Everyone else has no role and gets 404, never data. Membership is read on every call, so
 // removing a member revokes access at once.
 import type { Sql } from 'postgres';
+<<<<<<< HEAD
 import { AppError, isUuid, notFound } from '@story/http';
+=======
+import { AppError, notFound } from '@story/http';
+import { createAccessRepository } from './access.repository';
+>>>>>>> i12-core2
 
 export const CONTENT_ROLES = ['campaign_owner', 'family_contributor', 'family_viewer'] as const;
 export type ContentRole = (typeof CONTENT_ROLES)[number];
@@ -107,18 +112,13 @@ function refuse(role: ContentRole, permission: Permission): AppError {
 }
 
 export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
+  const repo = createAccessRepository(sql);
+
   async function roleFor(callerId: string, ownerId: string): Promise<ContentRole | null> {
     if (callerId === ownerId) return 'campaign_owner';
     // Both must be active members of one group. In a group the content owner created, the caller holds the
     // role their invitation granted; in any other shared group, only sight. The strongest row wins.
-    const rows = await sql<{ role: string; ownersGroup: boolean }[]>`
-      select mine.role, g.created_by = ${ownerId} as "ownersGroup"
-        from family_members mine
-        join family_members theirs
-          on theirs.family_group_id = mine.family_group_id
-         and theirs.user_id = ${ownerId} and theirs.status = 'active'
-        join family_groups g on g.id = mine.family_group_id
-       where mine.user_id = ${callerId} and mine.status = 'active'`;
+    const rows = await repo.sharedMemberships(callerId, ownerId);
     let best: ContentRole | null = null;
     for (const row of rows) {
       const mapped = contentRoleOf(row.role, row.ownersGroup);
@@ -129,22 +129,22 @@ export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
 
   async function groupRoleFor(callerId: string, groupId: string): Promise<ContentRole | null> {
     // A malformed id is simply not a group the caller belongs to (404, not a database error).
+<<<<<<< HEAD
     if (!isUuid(groupId)) return null;
     const [row] = await sql<{ role: string }[]>`
       select role from family_members where family_group_id = ${groupId} and user_id = ${callerId} and status = 'active'`;
     return row ? groupRoleOf(row.role) : null;
+=======
+    if (!UUID.test(groupId)) return null;
+    const role = await repo.activeRoleInGroup(callerId, groupId);
+    return role ? groupRoleOf(role) : null;
+>>>>>>> i12-core2
   }
 
   return {
     roleFor,
     async visibleOwners(callerId) {
-      const rows = await sql<{ userId: string }[]>`
-        select distinct theirs.user_id as "userId"
-          from family_members mine
-          join family_members theirs
-            on theirs.family_group_id = mine.family_group_id and theirs.status = 'active' and theirs.user_id is not null
-         where mine.user_id = ${callerId} and mine.status = 'active' and theirs.user_id <> ${callerId}`;
-      return [callerId, ...rows.map((r) => r.userId)];
+      return [callerId, ...(await repo.coMembers(callerId))];
     },
     async require(callerId, ownerId, permission, what, opts) {
       const role = await roleFor(callerId, ownerId);

@@ -106,7 +106,7 @@ export const authRoutes =
           response: { 200: resendVerificationResult, ...errorResponses(coreErrorSchema, [401, 429] as const) },
         },
       },
-      async (req) => auth.resendVerification(callerOf(req).userId),
+      async (req) => ({ success: true as const, ...(await auth.resendVerification(callerOf(req).userId)) }),
     );
 
     app.post(

@@ -2,29 +2,12 @@
 // sign-in with lockout, refresh-token rotation with reuse detection, and sign-out that revokes.
 // Roles follow roleForAccount (libs/auth): listed in ADMIN_EMAILS/SUPPORT_EMAILS and verified (§7).
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { dummyPasswordHash, hashPassword, roleForAccount, verifyPassword, type RoleLists, type TokenSigner } from '@story/auth';
-import {
-  accounts,
-  authLockouts,
-  authRefreshTokens,
-  authSessions,
-  isUniqueViolation,
-  one,
-  profiles,
-  userEmailPreferences,
-  userGrammarSettings,
-  userNotificationSettings,
-  userPrivacySettings,
-  userSettings,
-  userVoiceSettings,
-  type AccountRole,
-  type Database,
-  type DbOrTx,
-} from '@story/db';
+import { isUniqueViolation, type AccountRole, type Database, type DbOrTx } from '@story/db';
 import { triggerUserSignup } from '@story/email';
 import { createEmailVerification } from './email-verification';
 import { AppError } from '@story/http';
+import { createAuthRepository } from './auth.repository';
 import { toUser, type AccountView, type AuthResult } from './auth.schemas';
 
 export interface ClientMeta {
@@ -44,7 +27,6 @@ export interface AuthServiceDeps {
   onLockout?: (email: string) => void;
 }
 
-const LOCK_WINDOW = sql`interval '15 minutes'`;
 const MAX_FAILURES = 5;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -63,10 +45,11 @@ const unauthorized = (details?: string) => new AppError('unauthorized', 'Unautho
 export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLockout }: AuthServiceDeps) {
   const roleOf = (account: { email: string; emailVerified: boolean }): AccountRole => roleForAccount(account, roles);
   const verification = createEmailVerification({ db, appUrl, roleOf });
+  const repo = createAuthRepository(db);
 
   async function issue(tx: DbOrTx, account: AccountView, sessionId: string): Promise<AuthResult> {
     const refresh = newRefreshToken();
-    await tx.insert(authRefreshTokens).values({ sessionId, tokenHash: sha256(refresh) });
+    await repo.insertRefreshToken(sessionId, sha256(refresh), tx);
     const access = await tokens.sign({ userId: account.id, email: account.email, role: account.role, sessionId });
     return {
       user: toUser(account),
@@ -75,46 +58,23 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
   }
 
   async function openSession(tx: DbOrTx, account: AccountView, meta: ClientMeta): Promise<AuthResult> {
-    const session = one(
-      await tx
-        .insert(authSessions)
-        .values({
-          userId: account.id,
-          userAgent: meta.userAgent?.slice(0, 512) ?? null,
-          ipPrefix: ipPrefix(meta.ip),
-          expiresAt: new Date(Date.now() + sessionDays * 86_400_000),
-        })
-        .returning({ id: authSessions.id }),
+    const sessionId = await repo.insertSession(
+      {
+        userId: account.id,
+        userAgent: meta.userAgent?.slice(0, 512) ?? null,
+        ipPrefix: ipPrefix(meta.ip),
+        expiresAt: new Date(Date.now() + sessionDays * 86_400_000),
+      },
+      tx,
     );
-    return issue(tx, account, session.id);
-  }
-
-  async function isLocked(email: string): Promise<boolean> {
-    const rows = await db
-      .select({ email: authLockouts.email })
-      .from(authLockouts)
-      .where(and(eq(authLockouts.email, email), gt(authLockouts.lockedUntil, sql`now()`)));
-    return rows.length > 0;
+    return issue(tx, account, sessionId);
   }
 
   /** Count a failure; the fifth within 15 minutes locks the email for 15 minutes. */
   async function recordFailure(email: string): Promise<void> {
-    const [row] = await db
-      .insert(authLockouts)
-      .values({ email, failedCount: 1 })
-      .onConflictDoUpdate({
-        target: authLockouts.email,
-        set: {
-          failedCount: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then 1 else ${authLockouts.failedCount} + 1 end`,
-          windowStartedAt: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then now() else ${authLockouts.windowStartedAt} end`,
-        },
-      })
-      .returning({ failedCount: authLockouts.failedCount });
-    if (row && row.failedCount >= MAX_FAILURES) {
-      await db
-        .update(authLockouts)
-        .set({ lockedUntil: sql`now() + ${LOCK_WINDOW}`, failedCount: 0, windowStartedAt: sql`now()` })
-        .where(eq(authLockouts.email, email));
+    const failedCount = await repo.countFailure(email);
+    if (failedCount !== undefined && failedCount >= MAX_FAILURES) {
+      await repo.lock(email);
       onLockout?.(email);
     }
   }
@@ -125,22 +85,11 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
       // A new address is unverified, so a listed email starts as user like any other (CONTRACTS §7).
       const role = roleOf({ email: input.email, emailVerified: false });
       try {
-        return await db.transaction(async (tx) => {
-          const account = one(
-            await tx
-              .insert(accounts)
-              .values({ email: input.email, passwordHash, role, lastSignInAt: new Date() })
-              .returning({ id: accounts.id, email: accounts.email, role: accounts.role }),
-          );
+        return await repo.transaction(async (tx) => {
+          const account = await repo.insertAccount({ email: input.email, passwordHash, role }, tx);
           const userId = account.id;
-          await tx.insert(profiles).values({ id: userId, fullName: input.fullName ?? null });
           // Every settings row exists from the start, with the spec's defaults.
-          await tx.insert(userSettings).values({ userId });
-          await tx.insert(userNotificationSettings).values({ userId });
-          await tx.insert(userGrammarSettings).values({ userId });
-          await tx.insert(userPrivacySettings).values({ userId });
-          await tx.insert(userVoiceSettings).values({ userId });
-          await tx.insert(userEmailPreferences).values({ userId });
+          await repo.insertProfileAndSettings(userId, input.fullName ?? null, tx);
           // Queued in the same transaction (CONTRACTS §5): no account without its welcome, no welcome without an account.
           const firstName = input.fullName?.split(/\s+/)[0] ?? 'there';
           await triggerUserSignup(tx, userId, { user_name: firstName, onboarding_url: `${appUrl}/onboarding` });
@@ -156,15 +105,10 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
     },
 
     async signin(input: { email: string; password: string }, meta: ClientMeta): Promise<AuthResult> {
-      if (await isLocked(input.email)) {
-        throw new AppError('rate_limited', 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.', {
-          headers: { 'Retry-After': '900' },
-        });
+      if (await repo.isLocked(input.email)) {
+        throw new AppError('rate_limited', 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.', { retryAfter: 900 });
       }
-      const [account] = await db
-        .select({ id: accounts.id, email: accounts.email, role: accounts.role, passwordHash: accounts.passwordHash, emailConfirmedAt: accounts.emailConfirmedAt })
-        .from(accounts)
-        .where(eq(accounts.email, input.email));
+      const account = await repo.findByEmail(input.email);
       // Verify against a real hash even for unknown emails, so timing does not reveal which exist.
       const ok = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), input.password);
       if (!account || !account.passwordHash || !ok) {
@@ -173,9 +117,9 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
       }
       const emailVerified = account.emailConfirmedAt !== null;
       const role = roleOf({ email: account.email, emailVerified });
-      return db.transaction(async (tx) => {
-        await tx.update(accounts).set({ role, lastSignInAt: new Date() }).where(eq(accounts.id, account.id));
-        await tx.delete(authLockouts).where(eq(authLockouts.email, input.email));
+      return repo.transaction(async (tx) => {
+        await repo.markSignedIn(account.id, role, tx);
+        await repo.clearFailures(input.email, tx);
         return openSession(tx, { id: account.id, email: account.email, role, emailVerified }, meta);
       });
     },
@@ -183,39 +127,20 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
     /** Rotate: the presented token is spent; presenting a spent token again revokes the session. */
     async refresh(refreshToken: string): Promise<AuthResult> {
       const hash = sha256(refreshToken);
-      const outcome = await db.transaction(async (tx) => {
-        const [found] = await tx
-          .select({
-            tokenId: authRefreshTokens.id,
-            usedAt: authRefreshTokens.usedAt,
-            sessionId: authSessions.id,
-            revokedAt: authSessions.revokedAt,
-            expiresAt: authSessions.expiresAt,
-            userId: accounts.id,
-            email: accounts.email,
-            role: accounts.role,
-            emailConfirmedAt: accounts.emailConfirmedAt,
-          })
-          .from(authRefreshTokens)
-          .innerJoin(authSessions, eq(authSessions.id, authRefreshTokens.sessionId))
-          .innerJoin(accounts, eq(accounts.id, authSessions.userId))
-          .where(eq(authRefreshTokens.tokenHash, hash))
-          .for('update', { of: authRefreshTokens });
+      const outcome = await repo.transaction(async (tx) => {
+        const found = await repo.findRefreshTokenForUpdate(hash, tx);
         if (!found || found.revokedAt || found.expiresAt <= new Date()) return { kind: 'invalid' as const };
         if (found.usedAt) {
           // Reuse of a rotated token: someone else holds a copy. End the session for both.
-          await tx
-            .update(authSessions)
-            .set({ revokedAt: new Date(), revokedReason: 'refresh_token_reuse' })
-            .where(and(eq(authSessions.id, found.sessionId), isNull(authSessions.revokedAt)));
+          await repo.revokeSession(found.sessionId, 'refresh_token_reuse', tx);
           return { kind: 'reused' as const };
         }
-        await tx.update(authRefreshTokens).set({ usedAt: new Date() }).where(eq(authRefreshTokens.id, found.tokenId));
-        await tx.update(authSessions).set({ refreshedAt: new Date() }).where(eq(authSessions.id, found.sessionId));
+        await repo.spendRefreshToken(found.tokenId, tx);
+        await repo.markRefreshed(found.sessionId, tx);
         // The role is decided again at each refresh: verified since, or taken off a list since.
         const emailVerified = found.emailConfirmedAt !== null;
         const role = roleOf({ email: found.email, emailVerified });
-        if (role !== found.role) await tx.update(accounts).set({ role }).where(eq(accounts.id, found.userId));
+        if (role !== found.role) await repo.setRole(found.userId, role, tx);
         return { kind: 'ok' as const, result: await issue(tx, { id: found.userId, email: found.email, role, emailVerified }, found.sessionId) };
       });
       if (outcome.kind === 'ok') return outcome.result;
@@ -229,10 +154,7 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
     resendVerification: (userId: string) => verification.resend(userId),
 
     async signout(sessionId: string): Promise<void> {
-      await db
-        .update(authSessions)
-        .set({ revokedAt: new Date(), revokedReason: 'signout' })
-        .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+      await repo.revokeSession(sessionId, 'signout');
     },
   };
 }

@@ -7,13 +7,13 @@ import { z } from 'zod';
 import { defineJob } from '@story/jobs';
 import { AppError, badRequest, notFound } from '@story/http';
 import { newObjectKey, type ObjectStorage, type StoredObject } from '@story/providers';
-import { one, type ExportKind } from '@story/db';
+import type { ExportKind } from '@story/db';
 import type { AccessPolicy } from '../access/access.policy';
-import { ISO_UTC } from '../stories/stories.service';
 import { contentBlocks } from '../stories/story-content';
 import { FONT_FAMILIES, headerFooterOf, typographyOf, typographySchema, type StandardFamily, type Typography } from '../stories/story-layout';
 import type { TemplatesService } from '../templates/templates.service';
 import { assertAllowance, tierOf, TIER_ALLOWANCES } from '../tiers/tier-allowances';
+import { createBookExportRepository, type JobRow } from './book-export.repository';
 import { streamCover, streamInterior, type BookForPrint, type RenderChapter } from './pdf-render';
 
 export type BookExportKind = Extract<ExportKind, 'interior' | 'cover'>;
@@ -32,24 +32,6 @@ export interface ExportJobView {
   completedAt: string | null;
 }
 
-interface JobRow {
-  id: string;
-  book_id: string;
-  user_id: string;
-  kind: BookExportKind;
-  status: ExportJobView['status'];
-  storage_key: string | null;
-  size_bytes: number | null;
-  item_count: number | null;
-  error: string | null;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-}
-
-// Timestamps leave PostgreSQL as ISO 8601 UTC text (the shared client hands timestamps over unparsed).
-const JOB_COLUMNS = `id, book_id, user_id, kind, status, storage_key, size_bytes, item_count, error, to_char(created_at, ${ISO_UTC}) as created_at,
-  to_char(started_at, ${ISO_UTC}) as started_at, to_char(completed_at, ${ISO_UTC}) as completed_at`;
 /** The runner's job kind that renders one export_jobs row. */
 export const BOOK_EXPORT_JOB = 'book.export';
 
@@ -80,32 +62,28 @@ export interface BookExportDeps {
 }
 
 export function createBookExportService({ sql, access, storage, templates, log, queueRender, wakeRunner }: BookExportDeps) {
+  const repo = createBookExportRepository(sql);
+
   async function bookOwner(bookId: string): Promise<{ userId: string; chapters: number; title: string }> {
-    const [book] = await sql<{ userId: string; chapters: number; title: string }[]>`
-      select user_id as "userId", cardinality(story_ids) as chapters, title from books where id = ${bookId}`;
+    const book = await repo.bookSummary(bookId);
     if (!book) throw notFound('Book');
     return book;
   }
 
   async function loadJob(bookId: string, jobId: string): Promise<JobRow> {
-    const [row] = await sql.unsafe<JobRow[]>(`select ${JOB_COLUMNS} from export_jobs where id = $1 and book_id = $2 and kind in ('interior', 'cover')`, [jobId, bookId]);
+    const row = await repo.findJob(bookId, jobId);
     if (!row) throw notFound('Export');
     return row;
   }
 
   async function renderInterior(job: JobRow): Promise<{ key: string; size: number; pages: number }> {
-    const [book] = await sql<
-      { title: string; subtitle: string | null; author_name: string | null; trim_size: string; language: string; keywords: string[]; user_id: string; template: string | null }[]
-    >`select title, subtitle, author_name, trim_size, language, keywords, user_id, coalesce(interior_template_id, template_id) as template from books where id = ${job.book_id}`;
+    const book = await repo.bookForInterior(job.book_id);
     if (!book) throw notFound('Book');
     const settings = (await templates.settingsOf('book_templates', book.template)) ?? {};
     // A story without its own typography takes the template's, else the house default.
     const templateTypography = typographySchema.safeParse(settings);
     const fallback: Typography = templateTypography.success ? templateTypography.data : typographyOf(null);
-    const rows = await sql<{ title: string; content: string; typography: unknown; header_footer: unknown }[]>`
-      select coalesce(c.title, s.title, s.prompt, 'Untitled') as title, coalesce(s.content, s.response_text, '') as content, s.typography, s.header_footer
-        from book_chapters c join stories s on s.id = c.story_id
-       where c.book_id = ${job.book_id} order by c.chapter_number`;
+    const rows = await repo.chapters(job.book_id);
     if (rows.length === 0) throw badRequest('The book has no chapters to print');
     const chapters: RenderChapter[] = rows.map((r) => ({
       title: r.title,
@@ -138,8 +116,7 @@ export function createBookExportService({ sql, access, storage, templates, log, 
   }
 
   async function renderCover(job: JobRow): Promise<{ key: string; size: number; pages: number }> {
-    const [book] = await sql<{ title: string; subtitle: string | null; author_name: string | null; trim_size: string; language: string; keywords: string[]; template: string | null }[]>`
-      select title, subtitle, author_name, trim_size, language, keywords, cover_template_id as template from books where id = ${job.book_id}`;
+    const book = await repo.bookForCover(job.book_id);
     if (!book) throw notFound('Book');
     const settings = (await templates.settingsOf('cover_templates', book.template)) ?? {};
     const color = (v: unknown, d: string) => (typeof v === 'string' && /^#[0-9a-f]{6}$/i.test(v) ? v : d);
@@ -157,12 +134,8 @@ export function createBookExportService({ sql, access, storage, templates, log, 
   async function render(job: JobRow): Promise<void> {
     try {
       const out = job.kind === 'cover' ? await renderCover(job) : await renderInterior(job);
-      const [updated] = await sql`
-        update export_jobs set status = 'completed', storage_key = ${out.key}, size_bytes = ${out.size}, item_count = ${out.pages},
-               error = null, completed_at = now(), updated_at = now()
-         where id = ${job.id} and status = 'processing' returning id`;
       // The book (and with it the job) was deleted while rendering: the file has no owner left.
-      if (!updated) await storage.delete(out.key);
+      if (!(await repo.completeJob(job.id, out))) await storage.delete(out.key);
     } catch (err) {
       // A refusal the user can act on (too many pages, no chapters) is final; anything else is retried.
       if (!(err instanceof AppError)) throw err;
@@ -171,19 +144,12 @@ export function createBookExportService({ sql, access, storage, templates, log, 
   }
 
   async function markFailed(exportJobId: string, message: string): Promise<void> {
-    await sql`update export_jobs set status = 'failed', error = ${message}, completed_at = now(), updated_at = now()
-               where id = ${exportJobId} and status in ('pending', 'processing')`;
+    await repo.failJob(exportJobId, message);
   }
 
   /** Take the row for rendering (a retry or a takeover finds it still processing); null when there is nothing to do. */
   async function start(exportJobId: string): Promise<JobRow | null> {
-    const rows = await sql.unsafe<JobRow[]>(
-      `update export_jobs set status = 'processing', started_at = coalesce(started_at, now()), updated_at = now()
-        where id = $1 and status in ('pending', 'processing') and kind in ('interior', 'cover')
-        returning ${JOB_COLUMNS}`,
-      [exportJobId],
-    );
-    return rows[0] ?? null;
+    return (await repo.startJob(exportJobId)) ?? null;
   }
 
   /** The runner's job kind: render one export row. */
@@ -221,7 +187,7 @@ export function createBookExportService({ sql, access, storage, templates, log, 
       }
       // The row and its render job in one transaction: neither exists without the other.
       const row = await sql.begin(async (tx) => {
-        const inserted = one(await tx.unsafe<JobRow[]>(`insert into export_jobs (user_id, book_id, kind) values ($1, $2, $3) returning ${JOB_COLUMNS}`, [callerId, bookId, kind]));
+        const inserted = await repo.insertJob({ userId: callerId, bookId, kind }, tx);
         await queueRender(inserted.id, tx);
         return inserted;
       });
@@ -232,11 +198,7 @@ export function createBookExportService({ sql, access, storage, templates, log, 
     async list(callerId: string, bookId: string): Promise<ExportJobView[]> {
       const book = await bookOwner(bookId);
       await access.require(callerId, book.userId, 'view_stories', 'Book');
-      const rows = await sql.unsafe<JobRow[]>(
-        `select ${JOB_COLUMNS} from export_jobs where book_id = $1 and kind in ('interior', 'cover') order by created_at desc limit 50`,
-        [bookId],
-      );
-      return rows.map(toView);
+      return (await repo.listJobs(bookId)).map(toView);
     },
 
     async get(callerId: string, bookId: string, jobId: string): Promise<ExportJobView> {

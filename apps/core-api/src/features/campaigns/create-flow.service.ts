@@ -3,8 +3,7 @@
 // campaigns allowance from then on: the slot is taken while the flow is open) and one flow row; each step
 // writes what it validated; complete closes the flow. A caller has at most one open flow: start again
 // resumes it rather than piling up drafts. Only the creator ever sees a flow (anyone else: 404).
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { campaignCreateFlows, campaigns, familyGroups, familyInvitations, familyMembers, one, type Database, type DbOrTx } from '@story/db';
+import type { Database, DbOrTx } from '@story/db';
 import { badRequest, conflict, notFound } from '@story/http';
 import type { z } from 'zod';
 import { requireCreator } from '../access/access.policy';
@@ -12,10 +11,10 @@ import { createGroupInTx } from '../family/family.service';
 import type { InvitationsService } from '../family/invitations.service';
 import { recordEvent } from '../timeline/timeline.service';
 import { assertAllowance, lockTier } from '../tiers/tier-allowances';
+import { createCampaignsRepository } from './campaigns.repository';
 import { assertCampaignAllowance, type CampaignsService, type CampaignView } from './campaigns.service';
+import { createCreateFlowRepository, type FlowRow } from './create-flow.repository';
 import { FLOW_STEPS, STEP_SCHEMAS, familyMembersStep, giftAddress, type FamilyMembersStep, type GiftAddress } from './create-flow.schemas';
-
-type FlowRow = typeof campaignCreateFlows.$inferSelect;
 
 export interface FlowMember {
   email: string;
@@ -59,9 +58,11 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
 }
 
 export function createCreateFlowService({ db, invitations, campaigns: campaignsService }: { db: Database; invitations: Pick<InvitationsService, 'createInTx'>; campaigns: Pick<CampaignsService, 'get'> }) {
+  const repo = createCreateFlowRepository(db);
+  const campaignRows = createCampaignsRepository(db);
+
   async function load(tx: DbOrTx, callerId: string, campaignId: string, lock = false): Promise<FlowRow> {
-    const q = tx.select().from(campaignCreateFlows).where(eq(campaignCreateFlows.campaignId, campaignId));
-    const [row] = lock ? await q.for('update') : await q;
+    const row = await repo.findByCampaign(campaignId, { lock }, tx);
     if (!row) throw notFound('Campaign create flow');
     requireCreator(callerId, row.userId, 'Campaign create flow');
     return row;
@@ -74,7 +75,7 @@ export function createCreateFlowService({ db, invitations, campaigns: campaignsS
   }
 
   async function state(tx: DbOrTx, flow: FlowRow): Promise<FlowState> {
-    const c = one(await tx.select().from(campaigns).where(eq(campaigns.id, flow.campaignId)));
+    const c = await campaignRows.findById(flow.campaignId, tx);
     const steps = flow.steps ?? {};
     return {
       campaignId: flow.campaignId,
@@ -104,37 +105,27 @@ export function createCreateFlowService({ db, invitations, campaigns: campaignsS
   /** The owner's group for this campaign: the one the flow made before, else their oldest owned group, else a new one. */
   async function ownersGroup(tx: DbOrTx, callerId: string, flow: FlowRow, storytellerName: string): Promise<string> {
     const remembered = flow.steps?.['familyGroupId'];
-    const owned = tx
-      .select({ id: familyGroups.id })
-      .from(familyGroups)
-      .innerJoin(familyMembers, and(eq(familyMembers.familyGroupId, familyGroups.id), eq(familyMembers.userId, callerId), eq(familyMembers.role, 'owner'), eq(familyMembers.status, 'active')))
-      .$dynamic();
     if (typeof remembered === 'string') {
-      const [g] = await owned.where(eq(familyGroups.id, remembered));
-      if (g) return g.id;
+      const g = await repo.ownedGroupById(callerId, remembered, tx);
+      if (g) return g;
     }
-    const [oldest] = await owned.orderBy(asc(familyGroups.createdAt)).limit(1);
-    if (oldest) return oldest.id;
+    const oldest = await repo.oldestOwnedGroup(callerId, tx);
+    if (oldest) return oldest;
     return createGroupInTx(tx, callerId, { name: `${storytellerName}'s family`, description: 'Created while setting up a campaign' });
   }
 
   return {
     async start(callerId: string, input: { title?: string; description?: string }): Promise<{ flow: FlowState; resumed: boolean }> {
-      return db.transaction(async (tx) => {
+      return repo.transaction(async (tx) => {
         // The allowance check locks the caller's profile row first, so the open-flow lookup below is race-free too.
         await lockTier(tx, callerId);
-        const [open] = await tx.select().from(campaignCreateFlows).where(and(eq(campaignCreateFlows.userId, callerId), eq(campaignCreateFlows.status, 'in_progress'))).orderBy(asc(campaignCreateFlows.createdAt)).limit(1);
+        const open = await repo.findOpen(callerId, tx);
         if (open) return { flow: await state(tx, open), resumed: true };
-        await assertCampaignAllowance(tx, callerId);
+        await assertCampaignAllowance(campaignRows, tx, callerId);
         const title = input.title ?? 'New campaign';
-        const campaign = one(
-          await tx
-            .insert(campaigns)
-            // The storyteller is named in step 1; until then the title stands in (storyteller_name is required).
-            .values({ userId: callerId, title, description: input.description ?? null, storytellerName: title, relationship: 'other' })
-            .returning({ id: campaigns.id }),
-        );
-        const flow = one(await tx.insert(campaignCreateFlows).values({ campaignId: campaign.id, userId: callerId }).returning());
+        // The storyteller is named in step 1; until then the title stands in (storyteller_name is required).
+        const campaign = await campaignRows.insert({ userId: callerId, title, description: input.description ?? null, storytellerName: title, relationship: 'other' }, tx);
+        const flow = await repo.insert(campaign.id, callerId, tx);
         return { flow: await state(tx, flow), resumed: false };
       });
     },
@@ -148,19 +139,20 @@ export function createCreateFlowService({ db, invitations, campaigns: campaignsS
       if (!(FLOW_STEPS as readonly number[]).includes(step)) {
         throw badRequest(`Invalid stepNumber: must be ${FLOW_STEPS.join(', ')} (family members and the gift address have their own routes)`, { field: 'stepNumber' });
       }
-      return db.transaction(async (tx) => {
+      return repo.transaction(async (tx) => {
         const flow = await loadOpen(tx, callerId, campaignId);
         let saved: Record<string, unknown>;
         if (step === 1) {
           const v = parse(STEP_SCHEMAS[1], body);
-          await tx
-            .update(campaigns)
-            .set({ storytellerName: v.storytellerName, storytellerEmail: v.storytellerEmail ?? null, storytellerPhone: v.storytellerPhone ?? null, relationship: v.relationship, updatedAt: sql`now()` })
-            .where(eq(campaigns.id, campaignId));
+          await campaignRows.update(
+            campaignId,
+            { storytellerName: v.storytellerName, storytellerEmail: v.storytellerEmail ?? null, storytellerPhone: v.storytellerPhone ?? null, relationship: v.relationship },
+            tx,
+          );
           saved = v;
         } else if (step === 2) {
           const v = parse(STEP_SCHEMAS[2], body);
-          await tx.update(campaigns).set({ title: v.title, description: v.description ?? null, updatedAt: sql`now()` }).where(eq(campaigns.id, campaignId));
+          await campaignRows.update(campaignId, { title: v.title, description: v.description ?? null }, tx);
           saved = v;
         } else {
           const v = parse(STEP_SCHEMAS[3], body);
@@ -168,13 +160,7 @@ export function createCreateFlowService({ db, invitations, campaigns: campaignsS
           assertAllowance(await lockTier(tx, callerId), 'promptsPerCampaign', 0, v.prompts.length);
           saved = v;
         }
-        const updated = one(
-          await tx
-            .update(campaignCreateFlows)
-            .set({ steps: { ...flow.steps, [String(step)]: saved }, currentStep: advance(flow, step), updatedAt: sql`now()` })
-            .where(eq(campaignCreateFlows.campaignId, campaignId))
-            .returning(),
-        );
+        const updated = await repo.update(campaignId, { steps: { ...flow.steps, [String(step)]: saved }, currentStep: advance(flow, step) }, tx);
         return state(tx, updated);
       });
     },
@@ -190,28 +176,22 @@ export function createCreateFlowService({ db, invitations, campaigns: campaignsS
       const emails = input.members.map((m) => m.email.trim().toLowerCase());
       const dup = emails.findIndex((e, i) => emails.indexOf(e) !== i);
       if (dup >= 0) throw badRequest(`Invalid members.${dup}.email: listed twice`, { field: `members.${dup}.email` });
-      return db.transaction(async (tx) => {
+      return repo.transaction(async (tx) => {
         const flow = await loadOpen(tx, callerId, campaignId);
-        const campaign = one(await tx.select({ storytellerName: campaigns.storytellerName }).from(campaigns).where(eq(campaigns.id, campaignId)));
+        const campaign = await campaignRows.findById(campaignId, tx);
         const groupId = await ownersGroup(tx, callerId, flow, campaign.storytellerName);
 
         const outcomes: FlowMember[] = [];
         for (const m of input.members) {
           const email = m.email.trim().toLowerCase();
-          const member = await tx.execute<{ id: string }>(sql`
-            select fm.id from family_members fm left join accounts a on a.id = fm.user_id
-             where fm.family_group_id = ${groupId} and fm.status = 'active' and (lower(a.email) = ${email} or lower(fm.email) = ${email}) limit 1`);
           const base = { email, name: m.name ?? null, role: m.role, relationship: m.relationship ?? null };
-          if (member.length) {
+          if (await repo.isActiveMemberEmail(groupId, email, tx)) {
             outcomes.push({ ...base, invitationId: null, outcome: 'already_member' });
             continue;
           }
-          const [pending] = await tx
-            .select({ id: familyInvitations.id })
-            .from(familyInvitations)
-            .where(and(eq(familyInvitations.familyGroupId, groupId), eq(familyInvitations.email, email), eq(familyInvitations.status, 'pending'), sql`${familyInvitations.expiresAt} > now()`));
+          const pending = await repo.pendingInvitation(groupId, email, tx);
           if (pending) {
-            outcomes.push({ ...base, invitationId: pending.id, outcome: 'already_invited' });
+            outcomes.push({ ...base, invitationId: pending, outcome: 'already_invited' });
             continue;
           }
           const { invitation } = await invitations.createInTx(tx, callerId, { familyGroupId: groupId, email, role: m.role, relationship: m.relationship ?? null, message: null });
@@ -222,53 +202,32 @@ export function createCreateFlowService({ db, invitations, campaigns: campaignsS
         const dropped = ((flow.familyMembers ?? []) as FlowMember[]).filter((m) => m.outcome === 'invited' && m.invitationId && !kept.has(m.email));
         for (const { invitationId } of dropped) {
           if (!invitationId) continue;
-          await tx
-            .update(familyInvitations)
-            .set({ status: 'cancelled', closedAt: sql`now()`, updatedAt: sql`now()` })
-            .where(and(eq(familyInvitations.id, invitationId), eq(familyInvitations.status, 'pending')));
+          await repo.cancelPendingInvitation(invitationId, tx);
         }
 
-        const updated = one(
-          await tx
-            .update(campaignCreateFlows)
-            .set({ familyMembers: outcomes, steps: { ...flow.steps, familyGroupId: groupId, familyMembers: true }, currentStep: advance(flow, 4), updatedAt: sql`now()` })
-            .where(eq(campaignCreateFlows.campaignId, campaignId))
-            .returning(),
-        );
+        const updated = await repo.update(campaignId, { familyMembers: outcomes, steps: { ...flow.steps, familyGroupId: groupId, familyMembers: true }, currentStep: advance(flow, 4) }, tx);
         return state(tx, updated);
       });
     },
 
     async giftAddress(callerId: string, campaignId: string, body: unknown): Promise<FlowState> {
       const address: GiftAddress = parse(giftAddress, body);
-      return db.transaction(async (tx) => {
+      return repo.transaction(async (tx) => {
         const flow = await loadOpen(tx, callerId, campaignId);
-        const updated = one(
-          await tx
-            .update(campaignCreateFlows)
-            .set({ giftAddress: address, currentStep: advance(flow, 5), updatedAt: sql`now()` })
-            .where(eq(campaignCreateFlows.campaignId, campaignId))
-            .returning(),
-        );
+        const updated = await repo.update(campaignId, { giftAddress: address, currentStep: advance(flow, 5) }, tx);
         return state(tx, updated);
       });
     },
 
     /** Close the flow. The storyteller (step 1) is the one thing a campaign cannot do without. */
     async complete(callerId: string, campaignId: string): Promise<{ campaign: CampaignView; flow: FlowState }> {
-      const flow = await db.transaction(async (tx) => {
+      const flow = await repo.transaction(async (tx) => {
         const open = await loadOpen(tx, callerId, campaignId);
         if (!open.steps?.['1']) throw badRequest('Invalid step 1: the storyteller step must be completed first', { field: 'step1', details: 'PUT .../step/1 with storytellerName and relationship' });
-        const done = one(
-          await tx
-            .update(campaignCreateFlows)
-            .set({ status: 'completed', completedAt: sql`now()`, updatedAt: sql`now()` })
-            .where(eq(campaignCreateFlows.campaignId, campaignId))
-            .returning(),
-        );
-        await tx.update(campaigns).set({ status: 'active', updatedAt: sql`now()` }).where(eq(campaigns.id, campaignId));
+        const done = await repo.update(campaignId, { status: 'completed', completed: true }, tx);
+        await campaignRows.update(campaignId, { status: 'active' }, tx);
         const groupId = typeof done.steps?.['familyGroupId'] === 'string' ? (done.steps['familyGroupId'] as string) : null;
-        const c = one(await tx.select({ title: campaigns.title }).from(campaigns).where(eq(campaigns.id, campaignId)));
+        const c = await campaignRows.findById(campaignId, tx);
         await recordEvent(tx, { familyGroupId: groupId, actorId: callerId, eventType: 'campaign_created', subjectType: 'campaign', subjectId: campaignId, title: c.title });
         return state(tx, done);
       });

@@ -3,116 +3,28 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { CONVERSATION_STATUSES } from '@story/db';
 import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { readMultipartAudio, requireAudio } from '../speech/audio-upload';
 import { abortOnDisconnect, sendSynthesis } from '../speech/audio-reply';
 import { audioStream, speechText } from '../speech/speech.routes';
 import type { SpeechService } from '../speech/speech.service';
 import { MAX_TAGS, MAX_TURN_SECONDS, type ConversationsService } from './conversations.service';
+import {
+  analysisView,
+  chatBody,
+  chatResponse,
+  conversationView,
+  idParams,
+  listQuery,
+  messageView,
+  qualityResponse,
+  tag,
+  UUID,
+} from './conversations.schemas';
 import { withinBudget } from './time-budget';
 
 /** Spec 000 "Recording to story" 9: the conversation upload route has a 5-minute execution budget. */
 export const UPLOAD_BUDGET_MS = 5 * 60 * 1000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const looseObject = z.record(z.string(), z.unknown());
-
-const conversationView = z.object({
-  id: z.uuid(),
-  sessionId: z.string().nullable(),
-  campaignId: z.string().nullable(),
-  title: z.string().nullable(),
-  overview: z.string().nullable(),
-  status: z.enum(CONVERSATION_STATUSES),
-  tags: z.array(z.string()),
-  turnCount: z.number().int(),
-  totalDurationSeconds: z.number().int(),
-  qualityMetrics: looseObject.nullable(),
-  analysis: looseObject.nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  completedAt: z.string().nullable(),
-});
-
-const messageView = z.object({
-  id: z.uuid(),
-  role: z.enum(['user', 'assistant', 'system']),
-  content: z.string(),
-  durationSeconds: z.number().int().nullable(),
-  hasAudio: z.boolean(),
-  metadata: looseObject,
-  createdAt: z.string(),
-});
-
-const tally = z.object({ name: z.string(), mentions: z.number().int(), conversations: z.number().int() });
-const analysisView = z.object({
-  source: z.enum(['offline', 'llm']),
-  model: z.string(),
-  conversationCount: z.number().int(),
-  answerCount: z.number().int(),
-  wordCount: z.number().int(),
-  themes: z.array(tally),
-  people: z.array(tally),
-  places: z.array(tally),
-  years: z.array(tally),
-  analyzedAt: z.string(),
-});
-
-const qualityView = z.object({
-  answerCount: z.number().int(),
-  questionCount: z.number().int(),
-  averageAnswerWords: z.number(),
-  longestAnswerWords: z.number().int(),
-  shortAnswers: z.number().int(),
-  specificDetailsPerAnswer: z.number(),
-  questionVariety: z.number(),
-  repeatedQuestions: z.number().int(),
-  depthScore: z.number().int(),
-  level: z.enum(['not started', 'shallow', 'developing', 'rich']),
-  answers: z.array(
-    z.object({ messageId: z.string(), words: z.number().int(), names: z.number().int(), dates: z.number().int(), places: z.number().int(), specificDetails: z.number().int() }),
-  ),
-  suggestions: z.array(z.string()),
-  assessedAt: z.string(),
-});
-const qualityResponse = z.object({ success: z.literal(true), conversationId: z.uuid(), quality: qualityView });
-
-const idParams = z.object({ id: z.uuid() });
-
-/** A tag: trimmed, lower case, 1-40 characters, no commas (lists of tags are comma-separated in queries). */
-const tag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1, 'must not be empty')
-  .max(40, 'must be at most 40 characters')
-  .regex(/^[^,\p{Cc}]+$/u, 'must not contain commas or control characters');
-
-const chatBody = z.object({
-  message: z.string().trim().min(1, 'must not be empty').max(20_000),
-  sessionId: z.string().trim().min(1, 'must not be empty').max(200),
-  context: z.string().trim().max(2000).optional(),
-});
-
-const chatResponse = z.object({
-  success: z.literal(true),
-  response: z.string().describe('One warm follow-up question'),
-  conversationId: z.uuid(),
-  messageId: z.uuid().describe("The interviewer's message"),
-  userMessageId: z.uuid(),
-  sessionId: z.string(),
-  turnCount: z.number().int(),
-  isNewConversation: z.boolean(),
-  model: z.string(),
-});
-
-const listQuery = z.object({
-  status: z.enum(CONVERSATION_STATUSES).optional(),
-  tags: z.string().max(1000).optional().describe('Comma-separated; a conversation must carry every one'),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-});
 
 const auth = { security: [{ bearerAuth: [] }], tags: ['conversations'] };
 
@@ -131,7 +43,7 @@ export const conversationsRoutes =
           response: { 200: chatResponse, ...errorResponses(coreErrorSchema, [400, 401, 409, 413, 415, 429, 502, 503, 504] as const) },
         },
       },
-      async (req) => conversations.chat(callerOf(req).userId, req.body),
+      async (req) => ({ success: true as const, ...(await conversations.chat(callerOf(req).userId, req.body)) }),
     );
 
     app.post(
@@ -172,7 +84,7 @@ export const conversationsRoutes =
           response: { 200: qualityResponse, ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 429] as const) },
         },
       },
-      async (req) => conversations.assessQuality(callerOf(req).userId, req.body),
+      async (req) => ({ success: true as const, ...(await conversations.assessQuality(callerOf(req).userId, req.body)) }),
     );
 
     app.get(
@@ -250,7 +162,7 @@ export const conversationsRoutes =
           response: { 200: z.object({ success: z.literal(true), analysis: analysisView }), ...errorResponses(coreErrorSchema, [400, 401, 404, 429] as const) },
         },
       },
-      async (req) => conversations.analyzeAll(callerOf(req).userId, { conversationIds: req.body?.conversationIds }),
+      async (req) => ({ success: true as const, ...(await conversations.analyzeAll(callerOf(req).userId, { conversationIds: req.body?.conversationIds })) }),
     );
 
     app.post(
@@ -300,7 +212,7 @@ export const conversationsRoutes =
           const audio = await requireAudio(file, 'audio');
           return conversations.uploadAudio(userId, { conversationId, messageId, audio, durationSeconds, transcript }, signal);
         });
-        return reply.status(201).send(result);
+        return reply.status(201).send({ success: true as const, ...result });
       },
     );
 
@@ -332,7 +244,7 @@ export const conversationsRoutes =
           },
         },
       },
-      async (req) => conversations.summarize(callerOf(req).userId, req.params.id),
+      async (req) => ({ success: true as const, ...(await conversations.summarize(callerOf(req).userId, req.params.id)) }),
     );
 
     app.post(
@@ -349,7 +261,7 @@ export const conversationsRoutes =
           },
         },
       },
-      async (req) => conversations.complete(callerOf(req).userId, req.params.id),
+      async (req) => ({ success: true as const, ...(await conversations.complete(callerOf(req).userId, req.params.id)) }),
     );
 
     app.post(
@@ -366,7 +278,7 @@ export const conversationsRoutes =
           },
         },
       },
-      async (req) => conversations.analyzeOne(callerOf(req).userId, req.params.id),
+      async (req) => ({ success: true as const, ...(await conversations.analyzeOne(callerOf(req).userId, req.params.id)) }),
     );
 
     app.post(
@@ -380,7 +292,7 @@ export const conversationsRoutes =
           response: { 200: qualityResponse, ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 429] as const) },
         },
       },
-      async (req) => conversations.assessQuality(callerOf(req).userId, { conversationId: req.params.id }),
+      async (req) => ({ success: true as const, ...(await conversations.assessQuality(callerOf(req).userId, { conversationId: req.params.id })) }),
     );
 
     app.get(
@@ -412,6 +324,6 @@ export const conversationsRoutes =
           },
         },
       },
-      async (req) => conversations.setTags(callerOf(req).userId, req.params.id, req.body.tags),
+      async (req) => ({ success: true as const, ...(await conversations.setTags(callerOf(req).userId, req.params.id, req.body.tags)) }),
     );
   };

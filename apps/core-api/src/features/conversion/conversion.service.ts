@@ -3,11 +3,12 @@
 // naming what was invented), and one transaction that inserts the story with its sources and provenance,
 // links the recording, records the conversion and binds the story into a book.
 import type { Sql } from 'postgres';
-import { isUniqueViolation, one } from '@story/db';
+import { isUniqueViolation } from '@story/db';
 import { AppError } from '@story/http';
 import type { LanguageModel } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { appendChapters, lockBookForChange } from '../books/book-chapters';
+import { createConversionRepository } from './conversion.repository';
 import { assertNotConverted, loadSource, type ConversionSource, type SourceType } from './conversion.source';
 import { checkFaithfulness } from './faithfulness';
 import { buildProvenance, type ParagraphProvenance } from './provenance';
@@ -104,36 +105,46 @@ export function createConversionService(deps: { sql: Sql; llm: LanguageModel; ac
       return await sql.begin(async (tx) => {
         // Under lock: two conversions of one source at once cannot both pass.
         await assertNotConverted(tx, source.type, source.id, true);
-        const story = one(
-          await tx<{ id: string }[]>`
-            insert into stories (user_id, campaign_id, title, type, content, metadata, ai_enhanced, source_recording_ids, source_conversation_ids, word_count, provenance)
-            values (${userId}, ${source.campaignId}, ${input.title}, 'story', ${content},
-                    ${JSON.stringify({ conversion: { readiness: result.readiness, sourceWordCount: result.wordCount } })}::jsonb, ${written.aiEnhanced},
-                    ${source.type === 'recording' ? [source.id] : []}::uuid[], ${source.type === 'conversation' ? [source.id] : []}::uuid[],
-                    ${storyWords}, ${JSON.stringify(provenance)}::jsonb)
-            returning id`,
-        );
-        if (source.type === 'recording') await tx`update recordings set story_id = ${story.id}, updated_at = now() where id = ${source.id}`;
-        await tx`
-          insert into story_conversions (story_id, user_id, source_type, source_id, readiness, source_word_count, assessment, faithfulness, ai_model)
-          values (${story.id}, ${userId}, ${source.type}, ${source.id}, ${result.readiness}, ${result.wordCount},
-                  ${JSON.stringify(result.assessment)}::jsonb, ${JSON.stringify(result.faithfulness)}::jsonb, ${written.model})`;
+        const repo = createConversionRepository(tx);
+        const storyId = await repo.insertStory({
+          userId,
+          campaignId: source.campaignId,
+          title: input.title,
+          content,
+          metadata: { conversion: { readiness: result.readiness, sourceWordCount: result.wordCount } },
+          aiEnhanced: written.aiEnhanced,
+          sourceType: source.type,
+          sourceId: source.id,
+          wordCount: storyWords,
+          provenance,
+        });
+        if (source.type === 'recording') await repo.linkRecording(source.id, storyId);
+        await repo.insertConversion({
+          storyId,
+          userId,
+          sourceType: source.type,
+          sourceId: source.id,
+          readiness: result.readiness,
+          sourceWordCount: result.wordCount,
+          assessment: result.assessment,
+          faithfulness: result.faithfulness,
+          aiModel: written.model,
+        });
         // The book asked for, else the newest book of the source's campaign ("a source that already has a book passes it on").
         let bookId = input.bookId ?? null;
         if (!bookId && source.campaignId) {
-          const [book] = await tx<{ id: string }[]>`select id from books where user_id = ${userId} and campaign_id = ${source.campaignId} order by created_at desc limit 1`;
-          bookId = book?.id ?? null;
+          bookId = (await repo.newestCampaignBook(userId, source.campaignId)) ?? null;
         }
         if (bookId) {
           const book = await lockBookForChange(tx, access, userId, bookId);
-          await appendChapters(tx, access, userId, book, [story.id], 'bookId');
+          await appendChapters(tx, access, userId, book, [storyId], 'bookId');
         }
-        return story.id;
+        return storyId;
       });
     } catch (err) {
       if (isUniqueViolation(err)) {
-        const [existing] = await sql<{ storyId: string }[]>`select story_id as "storyId" from story_conversions where source_type = ${source.type} and source_id = ${source.id}`;
-        throw new AppError('conflict', 'This source has already been turned into a story', { code: 'already_converted', extra: { storyId: existing?.storyId } });
+        const existing = await createConversionRepository(sql).conversionStoryId(source.type, source.id);
+        throw new AppError('conflict', 'This source has already been turned into a story', { code: 'already_converted', extra: { storyId: existing } });
       }
       throw err;
     }
@@ -144,9 +155,9 @@ export function createConversionService(deps: { sql: Sql; llm: LanguageModel; ac
       const source = await loadSource(sql, userId, input.sourceType, input.sourceId);
       if (input.bookId) {
         // Checked before any model work: a bad bookId should not cost a generation.
-        const [book] = await sql<{ userId: string }[]>`select user_id as "userId" from books where id = ${input.bookId}`;
-        if (!book) throw new AppError('not_found', 'Book not found');
-        await access.require(userId, book.userId, 'create_books', 'Book');
+        const bookOwner = await createConversionRepository(sql).bookOwner(input.bookId);
+        if (!bookOwner) throw new AppError('not_found', 'Book not found');
+        await access.require(userId, bookOwner, 'create_books', 'Book');
       }
       const { readiness, wordCount, assessment } = await gate(source, input.acceptPartial === true, userId);
       const { written, faithfulness } = await writeFaithfully(source, input.title, userId, readiness);

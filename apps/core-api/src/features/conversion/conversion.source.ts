@@ -4,6 +4,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import type { TranscriptWord } from '@story/db';
 import { AppError, notFound } from '@story/http';
+import { createConversionRepository } from './conversion.repository';
 import type { SourceSegment } from './provenance';
 
 export type SourceType = 'recording' | 'conversation';
@@ -24,19 +25,19 @@ const alreadyConverted = (storyId: string) =>
 
 /** 409 when the source already has a story (checked again under lock inside the insert transaction). */
 export async function assertNotConverted(tx: Sql | TransactionSql, type: SourceType, id: string, lock = false): Promise<void> {
+  const repo = createConversionRepository(tx);
   if (type === 'recording') {
-    const [row] = await tx<{ storyId: string | null }[]>`select story_id as "storyId" from recordings where id = ${id} ${lock ? tx`for update` : tx``}`;
-    if (row?.storyId) throw alreadyConverted(row.storyId);
+    const storyId = await repo.recordingStoryId(id, lock);
+    if (storyId) throw alreadyConverted(storyId);
   }
-  const [conversion] = await tx<{ storyId: string }[]>`select story_id as "storyId" from story_conversions where source_type = ${type} and source_id = ${id}`;
-  if (conversion) throw alreadyConverted(conversion.storyId);
+  const converted = await repo.conversionStoryId(type, id);
+  if (converted) throw alreadyConverted(converted);
 }
 
 export async function loadSource(sql: Sql, callerId: string, type: SourceType, id: string): Promise<ConversionSource> {
+  const repo = createConversionRepository(sql);
   if (type === 'recording') {
-    const [rec] = await sql<{ userId: string; campaignId: string | null; title: string; transcript: string | null; words: TranscriptWord[] | null; source: string | null }[]>`
-      select user_id as "userId", campaign_id as "campaignId", title, transcript, transcript_words as words, transcript_source as source
-        from recordings where id = ${id}`;
+    const rec = await repo.recording(id);
     if (!rec || rec.userId !== callerId) throw notFound('Recording');
     await assertNotConverted(sql, type, id);
     const text = (rec.transcript ?? '').trim();
@@ -44,13 +45,11 @@ export async function loadSource(sql: Sql, callerId: string, type: SourceType, i
     const words = rec.source && rec.source !== 'browser' ? rec.words : null;
     return { type, id, userId: rec.userId, campaignId: rec.campaignId, title: rec.title, text, words, segments: [{ start: 0, end: text.length }] };
   }
-  const [conv] = await sql<{ userId: string; campaignId: string | null; title: string | null }[]>`
-    select user_id as "userId", campaign_id as "campaignId", title from conversations where id = ${id}`;
+  const conv = await repo.conversation(id);
   if (!conv || conv.userId !== callerId) throw notFound('Conversation');
   await assertNotConverted(sql, type, id);
   // The storyteller's own turns are the source; the interviewer's questions are not memories.
-  const turns = await sql<{ id: string; content: string }[]>`
-    select id, content from conversation_messages where conversation_id = ${id} and role = 'user' order by created_at, id`;
+  const turns = await repo.answers(id);
   const segments: SourceSegment[] = [];
   let text = '';
   for (const turn of turns) {

@@ -120,7 +120,7 @@ export const recordingsRoutes =
           response: { 200: z.object({ success: z.literal(true), id: z.uuid() }), ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 429] as const) },
         },
       },
-      async (req) => (await recordings.remove(callerOf(req).userId, req.query.id)) as { success: true; id: string },
+      async (req) => ({ success: true as const, ...(await recordings.remove(callerOf(req).userId, req.query.id)) }),
     );
 
     app.get(

@@ -4,13 +4,15 @@
 // of the storage write.
 import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
-import { one } from '@story/db';
 import type { JobRunner } from '@story/jobs';
 import { AppError, badRequest, notFound } from '@story/http';
 import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertAllowance, tierOf } from '../tiers/tier-allowances';
 import { detectMedia, SNIFF_BYTES, type DetectedMedia } from './media-probe';
+import { createRecordingsRepository, type NewRecording, type RecordingRow } from './recordings.repository';
+
+export type { RecordingRow } from './recordings.repository';
 
 export const MULTIPART_MAX_BYTES = 8 * 1024 * 1024;
 export const MULTIPART_TOO_LARGE = `Recordings larger than ${MULTIPART_MAX_BYTES / 1024 / 1024} MB must use direct upload (POST /api/uploads/presign, then POST /api/uploads/register)`;
@@ -34,39 +36,6 @@ export function assertVoiceLength(durationSeconds: number | undefined | null, fi
     throw badRequest(`${field}: ${VOICE_TOO_LONG}`, { field });
   }
 }
-
-export interface RecordingRow {
-  id: string;
-  userId: string;
-  campaignId: string | null;
-  title: string;
-  description: string | null;
-  transcript: string | null;
-  aiSummary: string | null;
-  durationSeconds: number | null;
-  audioUrl: string | null;
-  storageKey: string | null;
-  mimeType: string | null;
-  waveformData: number[] | null;
-  tags: string[];
-  status: string;
-  mediaType: string;
-  originalFileSizeBytes: number | null;
-  transcriptStatus: string | null;
-  transcriptSource: string | null;
-  transcriptError: string | null;
-  transcriptUpdatedAt: Date | string | null;
-  storyId: string | null;
-  trialSessionId: string | null;
-  createdAt: Date | string;
-}
-
-const COLUMNS = (sql: Sql) => sql`
-  id, user_id as "userId", campaign_id as "campaignId", title, description, transcript, ai_summary as "aiSummary",
-  duration_seconds as "durationSeconds", audio_url as "audioUrl", storage_key as "storageKey", mime_type as "mimeType",
-  waveform_data as "waveformData", tags, status, media_type as "mediaType", original_file_size_bytes::float8 as "originalFileSizeBytes",
-  transcript_status as "transcriptStatus", transcript_source as "transcriptSource", transcript_error as "transcriptError",
-  transcript_updated_at as "transcriptUpdatedAt", story_id as "storyId", trial_session_id as "trialSessionId", created_at as "createdAt"`;
 
 export interface NewRecordingFields {
   title?: string;
@@ -92,22 +61,34 @@ export interface RecordingsServiceDeps {
 
 export function createRecordingsService(deps: RecordingsServiceDeps) {
   const { sql, storage, access, jobs } = deps;
+  const repo = createRecordingsRepository(sql);
   const audioUrlOf = (id: string) => `${deps.publicBaseUrl}/api/recordings/${id}/audio`;
+
+  /** The row fields every insert shares, from what the client sent and what the bytes showed. */
+  const newRow = (userId: string, fields: NewRecordingFields, media: { mimeType: string; mediaType: string; size: number }): NewRecording => ({
+    userId,
+    campaignId: fields.campaignId ?? null,
+    title: fields.title ?? 'Untitled recording',
+    description: fields.description ?? null,
+    transcript: fields.transcript ?? null,
+    durationSeconds: fields.duration === undefined ? null : Math.round(fields.duration),
+    mimeType: media.mimeType,
+    mediaType: media.mediaType,
+    sizeBytes: media.size,
+    transcriptSource: fields.transcript ? 'browser' : null,
+    trialSessionId: fields.trialSessionId ?? null,
+  });
 
   /** 400 unless the campaign is the caller's own (a recording is filed under one of their campaigns). */
   async function assertOwnCampaign(userId: string, campaignId: string | undefined) {
     if (!campaignId) return;
-    const [row] = await sql`select 1 from campaigns where id = ${campaignId} and user_id = ${userId}`;
-    if (!row) throw badRequest('campaignId is not one of your campaigns', { field: 'campaignId' });
+    if (!(await repo.isCampaignOf(campaignId, userId))) throw badRequest('campaignId is not one of your campaigns', { field: 'campaignId' });
   }
 
   /** The tier's voice minutes, counted over the caller's stored recordings. */
   async function assertVoiceMinutes(userId: string, addingSeconds: number | undefined) {
-    const [tier, [used]] = await Promise.all([
-      tierOf(sql, userId),
-      sql<{ seconds: number }[]>`select coalesce(sum(duration_seconds), 0)::int as seconds from recordings where user_id = ${userId} and status = 'completed'`,
-    ]);
-    const usedMinutes = Math.ceil((used?.seconds ?? 0) / 60);
+    const [tier, usedSeconds] = await Promise.all([tierOf(sql, userId), repo.storedSeconds(userId)]);
+    const usedMinutes = Math.ceil(usedSeconds / 60);
     assertAllowance(tier, 'voiceMinutes', usedMinutes, Math.ceil((addingSeconds ?? 0) / 60));
   }
 
@@ -118,18 +99,9 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     media: { key: string; mimeType: string; mediaType: string; size: number },
   ): Promise<RecordingRow> {
     try {
-      return await sql.begin(async (tx) => {
-        const row = one(
-          await tx<RecordingRow[]>`
-            insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, storage_key, mime_type,
-                                    status, media_type, original_file_size_bytes, transcript_status, transcript_source, trial_session_id, tags)
-            values (${userId}, ${fields.campaignId ?? null}, ${fields.title ?? 'Untitled recording'}, ${fields.description ?? null},
-                    ${fields.transcript ?? null}, ${fields.duration === undefined ? null : Math.round(fields.duration)}, ${media.key}, ${media.mimeType},
-                    'completed', ${media.mediaType}, ${media.size}, 'pending', ${fields.transcript ? 'browser' : null}, ${fields.trialSessionId ?? null},
-                    ${fields.tags ?? []})
-            returning ${COLUMNS(tx as unknown as Sql)}`,
-        );
-        const [updated] = await tx<RecordingRow[]>`update recordings set audio_url = ${audioUrlOf(row.id)} where id = ${row.id} returning ${COLUMNS(tx as unknown as Sql)}`;
+      return await repo.transaction(async (tx) => {
+        const row = await repo.insertStored({ ...newRow(userId, fields, media), storageKey: media.key, tags: fields.tags ?? [] }, tx);
+        const updated = await repo.setAudioUrl(row.id, audioUrlOf(row.id), tx);
         await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: true }, { dedupeKey: `recording:${row.id}` }, tx);
         return updated!;
       });
@@ -140,7 +112,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
   }
 
   async function visible(callerId: string, id: string): Promise<RecordingRow> {
-    const [row] = await sql<RecordingRow[]>`select ${COLUMNS(sql)} from recordings where id = ${id}`;
+    const row = await repo.findById(id);
     if (!row) throw notFound('Recording');
     await access.require(callerId, row.userId, 'view_stories', 'Recording');
     return row;
@@ -235,16 +207,10 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
       }
       if (!upload.stored) {
         // Kept so the failure is visible in the library; the client still has its local copy to retry.
-        const [row] = await sql<{ id: string }[]>`
-          insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, mime_type, status, media_type,
-                                  original_file_size_bytes, transcript_status, transcript_source, trial_session_id)
-          values (${userId}, ${fields.campaignId ?? null}, ${fields.title ?? 'Untitled recording'}, ${fields.description ?? null}, ${fields.transcript ?? null},
-                  ${fields.duration === undefined ? null : Math.round(fields.duration)}, ${upload.media.mimeType}, 'upload_failed', ${upload.media.mediaType},
-                  ${upload.size}, ${fields.transcript ? 'pending' : null}, ${fields.transcript ? 'browser' : null}, ${fields.trialSessionId ?? null})
-          returning id`;
+        const recordingId = await repo.insertFailed({ ...newRow(userId, fields, { mimeType: upload.media.mimeType, mediaType: upload.media.mediaType, size: upload.size }), transcriptStatus: fields.transcript ? 'pending' : null });
         throw new AppError('unavailable', 'Storage is not configured, so the recording could not be saved', {
           details: 'Keep your local copy and try saving again later.',
-          extra: { status: 'upload_failed', recordingId: row!.id },
+          extra: { status: 'upload_failed', recordingId },
         });
       }
       return insertStored(userId, fields, { key: upload.key, mimeType: upload.media.mimeType, mediaType: upload.media.mediaType, size: upload.size });
@@ -252,24 +218,17 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
 
     async list(userId: string, q: { campaignId?: string; search?: string; tags?: string[]; limit: number }) {
       const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-      return sql<RecordingRow[]>`
-        select ${COLUMNS(sql)} from recordings
-         where user_id = ${userId}
-           ${q.campaignId ? sql`and campaign_id = ${q.campaignId}` : sql``}
-           ${pattern ? sql`and (title ilike ${pattern} or transcript ilike ${pattern})` : sql``}
-           ${q.tags && q.tags.length > 0 ? sql`and tags && ${q.tags}::text[]` : sql``}
-         order by created_at desc
-         limit ${q.limit}`;
+      return repo.list(userId, { campaignId: q.campaignId, pattern, tags: q.tags, limit: q.limit });
     },
 
     get: visible,
 
     async remove(userId: string, id: string) {
       const row = await owned(userId, id);
-      await sql`delete from recordings where id = ${row.id}`;
+      await repo.delete(row.id);
       // The row goes first: a media object without a row is invisible and harmless; the reverse is a broken page.
       if (row.storageKey) await storage.delete(row.storageKey).catch(() => undefined);
-      return { success: true, id: row.id };
+      return { id: row.id };
     },
 
     /** The stored media, streamed (a range when asked): 404 for a missing object, 416 for a bad range. */
@@ -293,44 +252,28 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     },
 
     async stats(userId: string) {
-      const [row] = await sql<Record<string, number>[]>`
-        select count(*)::int as "totalRecordings",
-               coalesce(sum(duration_seconds), 0)::int as "totalDurationSeconds",
-               coalesce(sum(original_file_size_bytes), 0)::float8 as "totalSizeBytes",
-               count(*) filter (where media_type = 'video')::int as "videoCount",
-               count(*) filter (where media_type = 'audio')::int as "audioCount",
-               count(*) filter (where transcript_status = 'done')::int as "transcribedCount",
-               count(*) filter (where transcript_status in ('pending', 'processing'))::int as "transcribingCount",
-               count(*) filter (where transcript_status = 'failed')::int as "transcriptionFailedCount",
-               count(*) filter (where story_id is not null)::int as "convertedCount",
-               count(*) filter (where status = 'upload_failed')::int as "uploadFailedCount"
-          from recordings where user_id = ${userId}`;
+      const row = await repo.stats(userId);
       const tier = await tierOf(sql, userId);
       const usedMinutes = Math.ceil((row?.['totalDurationSeconds'] ?? 0) / 60);
       return { stats: { ...row, voiceMinutesUsed: usedMinutes, tier } };
     },
 
     async tags(userId: string) {
-      const rows = await sql<{ tag: string }[]>`select distinct unnest(tags) as tag from recordings where user_id = ${userId} order by 1`;
-      return { tags: rows.map((r) => r.tag) };
+      return { tags: await repo.distinctTags(userId) };
     },
 
     async setTags(userId: string, id: string, tags: string[]) {
       const row = await owned(userId, id);
-      const [updated] = await sql<RecordingRow[]>`update recordings set tags = ${tags}, updated_at = now() where id = ${row.id} returning ${COLUMNS(sql)}`;
-      return updated!;
+      return (await repo.setTags(row.id, tags))!;
     },
 
     /** POST /api/recordings/[id]/transcribe: queue server transcription again (retry after a failure). */
     async queueTranscription(userId: string, id: string) {
       const row = await owned(userId, id);
       if (!row.storageKey || row.status !== 'completed') throw new AppError('conflict', 'This recording has no stored media to transcribe', { code: 'no_media' });
-      return sql.begin(async (tx) => {
+      return repo.transaction(async (tx) => {
         const { created } = await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: false }, { dedupeKey: `recording:${row.id}` }, tx);
-        const [updated] = await tx<RecordingRow[]>`
-          update recordings set transcript_status = case when transcript_status = 'processing' then 'processing' else 'pending' end,
-                 transcript_error = null, updated_at = now()
-           where id = ${row.id} returning ${COLUMNS(tx as unknown as Sql)}`;
+        const updated = await repo.resetTranscript(row.id, tx);
         return { queued: created, alreadyQueued: !created, recording: updated! };
       });
     },

@@ -22,10 +22,7 @@ export function providerFailure(err: unknown, ctx: FailureContext): AppError {
     case 'rejected_input':
       return new AppError('validation', ctx.rejected ?? `${ctx.what} could not use this input${ctx.field ? ` (${ctx.field})` : ''}`, { field: ctx.field, cause: err });
     case 'quota':
-      return new AppError('rate_limited', `${ctx.what} is over its provider's rate limit right now. Try again in a minute.`, {
-        headers: { 'Retry-After': '60' },
-        cause: err,
-      });
+      return new AppError('rate_limited', `${ctx.what} is over its provider's rate limit right now. Try again in a minute.`, { retryAfter: 60, cause: err });
     case 'timeout':
       return new AppError('timeout', `${ctx.what} did not answer in time. Try again.`, { cause: err });
     case 'unavailable':

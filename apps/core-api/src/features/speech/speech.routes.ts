@@ -100,7 +100,7 @@ export const speechRoutes =
           throw badRequest(`prompt must be at most ${MAX_PROMPT_CHARACTERS} characters`, { field: 'prompt' });
         }
         const audio = await requireAudio(file, 'audio');
-        return speech.transcribe({ audio, language, provider, prompt, userId: callerOf(req).userId });
+        return { success: true as const, ...(await speech.transcribe({ audio, language, provider, prompt, userId: callerOf(req).userId })) };
       },
     );
 

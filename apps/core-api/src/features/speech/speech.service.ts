@@ -28,7 +28,6 @@ export interface TranscribeInput {
 }
 
 export interface TranscribeResult {
-  success: true;
   transcript: string;
   provider: string;
   confidence: number;
@@ -108,7 +107,6 @@ export function createSpeechService({ speech, tts }: { speech: SpeechRecognition
           feature: 'transcribe',
         });
         return {
-          success: true,
           transcript: result.text,
           provider: result.provider,
           confidence: Math.min(1, Math.max(0, result.confidence)),

@@ -7,6 +7,7 @@ import { Transform } from 'node:stream';
 import type { Sql } from 'postgres';
 import { AppError, badRequest, conflict } from '@story/http';
 import { isStorageNotConfigured, newObjectKey, type ObjectStorage } from '@story/providers';
+import { createRecordingsRepository } from '../recordings/recordings.repository';
 import { assertVoiceLength, fileTooLargeMessage, type RecordingsService } from '../recordings/recordings.service';
 import type { TicketSigner } from './upload-ticket';
 
@@ -41,6 +42,7 @@ export interface RegisterInput {
 
 export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; tickets: TicketSigner; recordings: RecordingsService }) {
   const { storage, tickets, recordings } = deps;
+  const recordingRows = createRecordingsRepository(deps.sql);
   const maxBytes = recordings.maxStoredFileBytes;
   const tooLarge = () => new AppError('payload_too_large', fileTooLargeMessage(maxBytes));
 
@@ -108,8 +110,8 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
       const campaignId = input.campaignId ?? ticket.campaignId;
       await recordings.assertOwnCampaign(userId, campaignId);
       // Registering twice (a retried request) answers with the same row instead of a duplicate.
-      const [existing] = await deps.sql<{ id: string }[]>`select id from recordings where storage_key = ${input.key} and user_id = ${userId}`;
-      if (existing) return { recording: await recordings.get(userId, existing.id), created: false };
+      const existing = await recordingRows.findIdByStorageKey(userId, input.key);
+      if (existing) return { recording: await recordings.get(userId, existing), created: false };
 
       // A recording over the voice limit is refused, and what was uploaded for it is not kept.
       try {

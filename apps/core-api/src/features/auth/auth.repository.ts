@@ -1,0 +1,146 @@
+// The SQL of accounts, sessions, refresh tokens and sign-in lockouts (CONVENTIONS 7), on Drizzle's
+// builder. Methods take plain values and an optional transaction; auth.service.ts holds the decisions.
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import {
+  accounts,
+  authLockouts,
+  authRefreshTokens,
+  authSessions,
+  one,
+  profiles,
+  userEmailPreferences,
+  userGrammarSettings,
+  userNotificationSettings,
+  userPrivacySettings,
+  userSettings,
+  userVoiceSettings,
+  type AccountRole,
+  type Database,
+  type DbOrTx,
+} from '@story/db';
+
+const LOCK_WINDOW = sql`interval '15 minutes'`;
+
+export function createAuthRepository(db: Database) {
+  return {
+    transaction: <T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> => db.transaction(work),
+
+    async insertAccount(values: { email: string; passwordHash: string; role: AccountRole }, tx: DbOrTx = db) {
+      return one(
+        await tx
+          .insert(accounts)
+          .values({ ...values, lastSignInAt: new Date() })
+          .returning({ id: accounts.id, email: accounts.email, role: accounts.role }),
+      );
+    },
+
+    /** The profile and every settings row, with the spec's defaults, so they exist from the start. */
+    async insertProfileAndSettings(userId: string, fullName: string | null, tx: DbOrTx = db): Promise<void> {
+      await tx.insert(profiles).values({ id: userId, fullName });
+      await tx.insert(userSettings).values({ userId });
+      await tx.insert(userNotificationSettings).values({ userId });
+      await tx.insert(userGrammarSettings).values({ userId });
+      await tx.insert(userPrivacySettings).values({ userId });
+      await tx.insert(userVoiceSettings).values({ userId });
+      await tx.insert(userEmailPreferences).values({ userId });
+    },
+
+    async findByEmail(email: string, tx: DbOrTx = db) {
+      const [account] = await tx
+        .select({ id: accounts.id, email: accounts.email, role: accounts.role, passwordHash: accounts.passwordHash, emailConfirmedAt: accounts.emailConfirmedAt })
+        .from(accounts)
+        .where(eq(accounts.email, email));
+      return account;
+    },
+
+    async markSignedIn(accountId: string, role: AccountRole, tx: DbOrTx = db): Promise<void> {
+      await tx.update(accounts).set({ role, lastSignInAt: new Date() }).where(eq(accounts.id, accountId));
+    },
+
+    async setRole(accountId: string, role: AccountRole, tx: DbOrTx = db): Promise<void> {
+      await tx.update(accounts).set({ role }).where(eq(accounts.id, accountId));
+    },
+
+    async insertSession(values: { userId: string; userAgent: string | null; ipPrefix: string | null; expiresAt: Date }, tx: DbOrTx = db): Promise<string> {
+      return one(await tx.insert(authSessions).values(values).returning({ id: authSessions.id })).id;
+    },
+
+    /** Revoke a session unless it already is (the first reason stays). */
+    async revokeSession(sessionId: string, reason: string, tx: DbOrTx = db): Promise<void> {
+      await tx
+        .update(authSessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+    },
+
+    async markRefreshed(sessionId: string, tx: DbOrTx = db): Promise<void> {
+      await tx.update(authSessions).set({ refreshedAt: new Date() }).where(eq(authSessions.id, sessionId));
+    },
+
+    async insertRefreshToken(sessionId: string, tokenHash: string, tx: DbOrTx = db): Promise<void> {
+      await tx.insert(authRefreshTokens).values({ sessionId, tokenHash });
+    },
+
+    /** The refresh token with its session and account, the token row locked (FOR UPDATE OF) so one presentation wins. */
+    async findRefreshTokenForUpdate(tokenHash: string, tx: DbOrTx = db) {
+      const [found] = await tx
+        .select({
+          tokenId: authRefreshTokens.id,
+          usedAt: authRefreshTokens.usedAt,
+          sessionId: authSessions.id,
+          revokedAt: authSessions.revokedAt,
+          expiresAt: authSessions.expiresAt,
+          userId: accounts.id,
+          email: accounts.email,
+          role: accounts.role,
+          emailConfirmedAt: accounts.emailConfirmedAt,
+        })
+        .from(authRefreshTokens)
+        .innerJoin(authSessions, eq(authSessions.id, authRefreshTokens.sessionId))
+        .innerJoin(accounts, eq(accounts.id, authSessions.userId))
+        .where(eq(authRefreshTokens.tokenHash, tokenHash))
+        .for('update', { of: authRefreshTokens });
+      return found;
+    },
+
+    async spendRefreshToken(tokenId: string, tx: DbOrTx = db): Promise<void> {
+      await tx.update(authRefreshTokens).set({ usedAt: new Date() }).where(eq(authRefreshTokens.id, tokenId));
+    },
+
+    async isLocked(email: string, tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
+        .select({ email: authLockouts.email })
+        .from(authLockouts)
+        .where(and(eq(authLockouts.email, email), gt(authLockouts.lockedUntil, sql`now()`)));
+      return rows.length > 0;
+    },
+
+    /** One more failure in the email's 15-minute window (a window that has passed starts again at 1); returns the count. */
+    async countFailure(email: string, tx: DbOrTx = db): Promise<number | undefined> {
+      const [row] = await tx
+        .insert(authLockouts)
+        .values({ email, failedCount: 1 })
+        .onConflictDoUpdate({
+          target: authLockouts.email,
+          set: {
+            failedCount: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then 1 else ${authLockouts.failedCount} + 1 end`,
+            windowStartedAt: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then now() else ${authLockouts.windowStartedAt} end`,
+          },
+        })
+        .returning({ failedCount: authLockouts.failedCount });
+      return row?.failedCount;
+    },
+
+    /** Lock the email for 15 minutes and start counting afresh. */
+    async lock(email: string, tx: DbOrTx = db): Promise<void> {
+      await tx
+        .update(authLockouts)
+        .set({ lockedUntil: sql`now() + ${LOCK_WINDOW}`, failedCount: 0, windowStartedAt: sql`now()` })
+        .where(eq(authLockouts.email, email));
+    },
+
+    async clearFailures(email: string, tx: DbOrTx = db): Promise<void> {
+      await tx.delete(authLockouts).where(eq(authLockouts.email, email));
+    },
+  };
+}

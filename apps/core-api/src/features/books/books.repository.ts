@@ -1,0 +1,134 @@
+// The SQL of books (CONVENTIONS 7): book rows in the API's shape, the references a book may point at,
+// and the chapter texts the content analysis reads. Raw postgres.js; the chapter writes are in
+// book-chapters.repository.ts.
+import type { Sql } from 'postgres';
+import { one } from '@story/db';
+import { isoUtc, type SqlOrTx } from '../sql-fragments';
+import type { BookView } from './books.service';
+import type { ChapterText } from './content-analysis';
+
+/** The columns a book is created with (the rest have defaults or are the chapter mirror). */
+export interface NewBook {
+  userId: string;
+  title: string;
+  subtitle: string | null;
+  authorName: string;
+  bookType: string;
+  campaignId: string | null;
+  familyGroupId: string | null;
+  templateId: string | null;
+  coverTemplateId: string | null;
+  interiorTemplateId: string | null;
+  trimSize: string;
+  keywords: string[];
+  categories: string[];
+  language: string;
+  kdpEnrolled: boolean;
+  kdpSelect: boolean;
+}
+
+export function createBooksRepository(sql: Sql) {
+  // Timestamps leave PostgreSQL as ISO 8601 UTC text (zone-less columns hold UTC wall time).
+  const bookColumns = (q: SqlOrTx) => q`b.id, b.user_id, b.title, b.subtitle, b.author_name, b.book_type, b.status, b.story_ids, b.word_count, b.chapters,
+    b.campaign_id, b.family_group_id, b.template_id, b.cover_template_id, b.interior_template_id, b.trim_size, b.keywords, b.categories,
+    b.language, b.kdp_enrolled, b.kdp_select, ${isoUtc(q, 'b.created_at')} as created_at, ${isoUtc(q, 'b.updated_at')} as updated_at`;
+
+  return {
+    transaction: <T>(work: (tx: SqlOrTx) => Promise<T>): Promise<T> => sql.begin(work) as Promise<T>,
+
+    async findById(id: string, tx: SqlOrTx = sql): Promise<BookView | undefined> {
+      const [row] = await tx<BookView[]>`select ${bookColumns(tx)} from books b where b.id = ${id}`;
+      return row;
+    },
+
+    /**
+     * {books: the caller's, familyBooks: the other owners'} as JSON text built by PostgreSQL: parsing the
+     * jsonb chapters into objects only to serialise them again cost more than the query itself.
+     */
+    async listJson(callerId: string, owners: string[], tx: SqlOrTx = sql): Promise<string> {
+      const row = one(
+        await tx<{ body: string }[]>`
+        select json_build_object(
+                 'books', coalesce(json_agg(x.obj order by x.created_at desc, x.id desc) filter (where x.user_id = ${callerId}), '[]'::json),
+                 'familyBooks', coalesce(json_agg(x.obj order by x.created_at desc, x.id desc) filter (where x.user_id <> ${callerId}), '[]'::json)
+               )::text as body
+          from (select b.id, b.user_id, b.created_at, json_build_object(
+                  'id', b.id, 'user_id', b.user_id, 'title', b.title, 'subtitle', b.subtitle, 'author_name', b.author_name,
+                  'book_type', b.book_type, 'status', b.status, 'story_ids', b.story_ids, 'word_count', b.word_count, 'chapters', b.chapters,
+                  'campaign_id', b.campaign_id, 'family_group_id', b.family_group_id, 'template_id', b.template_id,
+                  'cover_template_id', b.cover_template_id, 'interior_template_id', b.interior_template_id, 'trim_size', b.trim_size,
+                  'keywords', b.keywords, 'categories', b.categories, 'language', b.language, 'kdp_enrolled', b.kdp_enrolled,
+                  'kdp_select', b.kdp_select, 'created_at', ${isoUtc(tx, 'b.created_at')}, 'updated_at', ${isoUtc(tx, 'b.updated_at')}
+                ) as obj
+                  from books b where b.user_id = any(${owners}::uuid[])
+                 order by b.created_at desc, b.id desc limit 1000) x`,
+      );
+      return row.body;
+    },
+
+    async isCampaignOf(campaignId: string, userId: string, tx: SqlOrTx = sql): Promise<boolean> {
+      const [c] = await tx`select 1 from campaigns where id = ${campaignId} and user_id = ${userId}`;
+      return c !== undefined;
+    },
+
+    async isActiveMember(familyGroupId: string, userId: string, tx: SqlOrTx = sql): Promise<boolean> {
+      const [g] = await tx`select 1 from family_members where family_group_id = ${familyGroupId} and user_id = ${userId} and status = 'active'`;
+      return g !== undefined;
+    },
+
+    async recordingStory(recordingId: string, tx: SqlOrTx = sql): Promise<{ storyId: string | null; userId: string } | undefined> {
+      const [r] = await tx<{ storyId: string | null; userId: string }[]>`select story_id as "storyId", user_id as "userId" from recordings where id = ${recordingId}`;
+      return r;
+    },
+
+    /** The story a conversation's conversion produced, if any. */
+    async conversationStory(conversationId: string, tx: SqlOrTx = sql): Promise<string | undefined> {
+      const [c] = await tx<{ storyId: string }[]>`
+        select story_id as "storyId" from story_conversions where source_type = 'conversation' and source_id = ${conversationId}`;
+      return c?.storyId;
+    },
+
+    async conversationOwner(conversationId: string, tx: SqlOrTx = sql): Promise<string | undefined> {
+      const [conversation] = await tx<{ userId: string }[]>`select user_id as "userId" from conversations where id = ${conversationId}`;
+      return conversation?.userId;
+    },
+
+    async insert(book: NewBook, tx: SqlOrTx = sql): Promise<string> {
+      const row = one(
+        await tx<{ id: string }[]>`
+        insert into books (user_id, title, subtitle, author_name, book_type, campaign_id, family_group_id, template_id, cover_template_id,
+                           interior_template_id, trim_size, keywords, categories, language, kdp_enrolled, kdp_select)
+        values (${book.userId}, ${book.title}, ${book.subtitle}, ${book.authorName}, ${book.bookType}, ${book.campaignId},
+                ${book.familyGroupId}, ${book.templateId}, ${book.coverTemplateId}, ${book.interiorTemplateId},
+                ${book.trimSize}, ${book.keywords}::text[], ${book.categories}::text[], ${book.language}, ${book.kdpEnrolled}, ${book.kdpSelect})
+        returning id`,
+      );
+      return row.id;
+    },
+
+    /** Set the given columns (API field names are column names); nothing when `set` is empty. */
+    async update(bookId: string, set: Record<string, unknown>, tx: SqlOrTx = sql): Promise<void> {
+      if (Object.keys(set).length === 0) return;
+      await tx`update books set ${tx(set as never, ...(Object.keys(set) as never[]))}, updated_at = now() where id = ${bookId}`;
+    },
+
+    /** Deletes the book (chapters go with it by cascade, stories stay and are unbound); returns its stored export files. */
+    async delete(bookId: string, tx: SqlOrTx = sql): Promise<string[]> {
+      const files = await tx<{ key: string }[]>`select storage_key as key from export_jobs where book_id = ${bookId} and storage_key is not null`;
+      await tx`update stories set book_id = null, updated_at = now() where book_id = ${bookId}`;
+      await tx`delete from books where id = ${bookId}`;
+      return files.map((f) => f.key);
+    },
+
+    chapterTexts: (bookId: string, tx: SqlOrTx = sql) =>
+      tx<ChapterText[]>`
+        select s.id, coalesce(c.title, s.title, s.prompt, '') as title, coalesce(s.content, s.response_text, '') as content, s.word_count as "wordCount"
+          from book_chapters c join stories s on s.id = c.story_id
+         where c.book_id = ${bookId} order by c.chapter_number`,
+
+    storyTexts: (storyIds: string[], tx: SqlOrTx = sql) =>
+      tx<(ChapterText & { userId: string })[]>`
+        select s.id, coalesce(s.title, s.prompt, '') as title, coalesce(s.content, s.response_text, '') as content, s.word_count as "wordCount", s.user_id as "userId"
+          from stories s where s.id = any(${storyIds}::uuid[])`,
+  };
+}
