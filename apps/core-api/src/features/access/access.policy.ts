@@ -10,12 +10,8 @@
 // contributor. Everyone else has no role and gets 404, never data. Membership is read on every call, so
 // removing a member revokes access at once.
 import type { Sql } from 'postgres';
-<<<<<<< HEAD
 import { AppError, isUuid, notFound } from '@story/http';
-=======
-import { AppError, notFound } from '@story/http';
 import { createAccessRepository } from './access.repository';
->>>>>>> i12-core2
 
 export const CONTENT_ROLES = ['campaign_owner', 'family_contributor', 'family_viewer'] as const;
 export type ContentRole = (typeof CONTENT_ROLES)[number];
@@ -129,16 +125,9 @@ export function createAccessPolicy({ sql }: { sql: Sql }): AccessPolicy {
 
   async function groupRoleFor(callerId: string, groupId: string): Promise<ContentRole | null> {
     // A malformed id is simply not a group the caller belongs to (404, not a database error).
-<<<<<<< HEAD
     if (!isUuid(groupId)) return null;
-    const [row] = await sql<{ role: string }[]>`
-      select role from family_members where family_group_id = ${groupId} and user_id = ${callerId} and status = 'active'`;
-    return row ? groupRoleOf(row.role) : null;
-=======
-    if (!UUID.test(groupId)) return null;
     const role = await repo.activeRoleInGroup(callerId, groupId);
     return role ? groupRoleOf(role) : null;
->>>>>>> i12-core2
   }
 
   return {
