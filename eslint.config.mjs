@@ -28,6 +28,18 @@ export default [
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
+    // SQL is written with postgres.js tagged templates, fragments and sql(identifier), which parameterise or
+    // escape every value. sql.unsafe sends text as it is: nothing in apps or libs needs it (databases are
+    // created with identifiers too); a future need goes into one vetted helper listed here as an exception.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='unsafe']", message: 'sql.unsafe bypasses parameters: use sql`...` fragments and sql(identifier) (CONVENTIONS 7).' },
+      ],
+    },
+  },
+  {
     // Provider SDKs are imported only inside libs/providers (CONVENTIONS 8).
     files: ['apps/**/*.ts', 'libs/!(providers)/**/*.ts'],
     rules: {

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const count = async (table: string) => Number((await t.database.sql.unsafe(`select count(*)::int as n from ${table}`))[0]!['n']);
+const count = async (table: string) => Number((await t.database.sql`select count(*)::int as n from ${t.database.sql(table)}`)[0]!['n']);
 const WAV = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(2_000, 7)]);
 
 describe('text with a NUL character or a lone surrogate', () => {

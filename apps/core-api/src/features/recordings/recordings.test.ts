@@ -10,7 +10,7 @@ function upload(t: TestContext, user: SignedUp, parts: Part[]) {
   return t.app.inject({ method: 'POST', url: '/api/recordings', headers: { ...user.headers, ...body.headers }, payload: body.payload });
 }
 
-const count = async (t: TestContext, table = 'recordings') => Number((await t.database.sql.unsafe(`select count(*)::int as n from ${table}`))[0]!['n']);
+const count = async (t: TestContext, table = 'recordings') => Number((await t.database.sql`select count(*)::int as n from ${t.database.sql(table)}`)[0]!['n']);
 
 async function storedObjects(storage: ObjectStorage, userId: string) {
   return (await storage.list(`recordings/${userId}`)).objects;
