@@ -15,7 +15,7 @@ import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
-import { coreErrorRenderer, createServiceApp, registerHealth, type App, type ServiceOptions } from '@story/http';
+import { coreErrorRenderer, createServiceApp, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
 declare module 'fastify' {
@@ -67,14 +67,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     service: 'core-api',
     version: VERSION,
     checks: {
-      database: async () => {
-        await pingDatabase(sql);
-        return 'ok';
-      },
-      storage: async () => {
-        await providers.storage.check();
-        return 'ok';
-      },
+      database: probeCheck(() => pingDatabase(sql)),
+      storage: probeCheck(() => providers.storage.check()),
     },
     info: () => ({ providers: describeProviders(providers) }),
   });

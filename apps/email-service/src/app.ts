@@ -3,7 +3,7 @@ import { createSessionLookup, createTokenSigner, registerAuthDecorators, require
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createEmailDelivery, type EmailDelivery } from '@story/providers';
-import { createServiceApp, emailErrorRenderer, emailErrorSchema, registerHealth, type App, type ServiceOptions } from '@story/http';
+import { createServiceApp, emailErrorRenderer, emailErrorSchema, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { EmailServiceConfig } from './config';
 import { registerEmailQueueWorker } from './workers';
 import { createCronService } from './features/cron/cron.service';
@@ -63,10 +63,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
     service: 'email-service',
     version: VERSION,
     checks: {
-      database: async () => {
-        await pingDatabase(sql);
-        return 'ok';
-      },
+      database: probeCheck(() => pingDatabase(sql)),
     },
     // Queue health is reported, not failed on: a backlog needs attention, not a restart.
     info: async () => ({ providers: { email: delivery.provider }, queue: await readQueueHealth(analytics) }),

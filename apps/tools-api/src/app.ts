@@ -5,7 +5,7 @@ import { createSessionLookup, createTokenSigner, registerAuthDecorators, require
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
-import { createServiceApp, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App, type ServiceOptions } from '@story/http';
+import { createServiceApp, probeCheck, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App, type ServiceOptions } from '@story/http';
 import { toolsPublicBaseUrl, type ToolsApiConfig } from './config';
 import { registerToolsCallerDecorator } from './shared/caller';
 import type { ToolsFeatureDeps } from './shared/deps';
@@ -79,14 +79,8 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
     service: 'tools-api',
     version: VERSION,
     checks: {
-      database: async () => {
-        await pingDatabase(sql);
-        return 'ok';
-      },
-      storage: async () => {
-        await providers.storage.check();
-        return 'ok';
-      },
+      database: probeCheck(() => pingDatabase(sql)),
+      storage: probeCheck(() => providers.storage.check()),
     },
     info: () => ({ providers: { llm: describeProviders(providers).llm, storage: providers.storage.provider } }),
   });

@@ -5,6 +5,14 @@ import { z } from 'zod';
 
 export type HealthCheck = () => Promise<string | Record<string, unknown>>;
 
+/** A check that passes ('ok') when `probe` resolves: a database ping, a storage bucket check. */
+export const probeCheck =
+  (probe: () => Promise<unknown>): HealthCheck =>
+  async () => {
+    await probe();
+    return 'ok';
+  };
+
 export interface HealthOptions {
   service: string;
   version: string;

@@ -33,19 +33,8 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /** The spec's table, plus view_stories for every role (a contributor who may edit may also read). */
 export const ROLE_PERMISSIONS: Readonly<Record<ContentRole, ReadonlySet<Permission>>> = {
-  campaign_owner: new Set<Permission>([
-    'view_stories',
-    'create_stories',
-    'edit_stories',
-    'edit_own_stories',
-    'delete_stories',
-    'invite_family',
-    'manage_settings',
-    'create_books',
-    'view_analytics',
-    'comment_on_stories',
-    'upload_photos',
-  ]),
+  // The owner holds every permission of the table.
+  campaign_owner: new Set<Permission>(PERMISSIONS),
   family_contributor: new Set<Permission>(['view_stories', 'create_stories', 'edit_own_stories', 'comment_on_stories', 'upload_photos']),
   family_viewer: new Set<Permission>(['view_stories', 'comment_on_stories']),
 };
