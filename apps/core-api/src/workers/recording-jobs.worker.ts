@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { createJobRunner, defineJob, StuckJobError, type JobRunner } from '@story/jobs';
 import { mediaFromFile, NOT_CONFIGURED_MESSAGE, ProviderError, type ObjectStorage, type SpeechRecognition } from '@story/providers';
 import { computeWaveform, probeMedia } from '../features/recordings/media-probe';
+import { createRecordingJobsRepository, type RecordingForJob } from './recording-jobs.repository';
 import { MAX_VOICE_SECONDS, PROCESS_JOB, VOICE_TOO_LONG } from '../features/recordings/recordings.service';
 
 export interface WorkerLog {
@@ -38,14 +39,6 @@ export interface RecordingJobDeps {
   log?: WorkerLog;
 }
 
-interface RecordingForJob {
-  id: string;
-  userId: string;
-  storageKey: string | null;
-  mimeType: string | null;
-  durationSeconds: number | null;
-  hasWaveform: boolean;
-}
 
 const silent: WorkerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -58,8 +51,9 @@ function failureMessage(err: unknown): string {
 }
 
 export function recordingProcessJob(deps: RecordingJobDeps) {
-  const { sql, storage, speech } = deps;
+  const { storage, speech } = deps;
   const log = deps.log ?? silent;
+  const recordings = createRecordingJobsRepository(deps.sql);
 
   /** Stream the object to a private temp file: ffmpeg needs to seek, and nothing is held in memory. */
   async function download(key: string): Promise<{ file: string; cleanup: () => Promise<void> }> {
@@ -78,40 +72,22 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
   /** Fill in duration and waveform; returns the probed duration (null when ffprobe cannot tell). */
   async function analyze(rec: RecordingForJob, file: string): Promise<number | null> {
     const [probe, waveform] = await Promise.all([probeMedia(file), rec.hasWaveform ? Promise.resolve(null) : computeWaveform(file)]);
-    await sql`
-      update recordings set
-             duration_seconds = coalesce(duration_seconds, ${probe.durationSeconds === null ? null : Math.round(probe.durationSeconds)}),
-             waveform_data = coalesce(${waveform}::real[], waveform_data),
-             media_type = case when ${probe.hasVideo} then 'video' else media_type end,
-             updated_at = now()
-       where id = ${rec.id}`;
+    await recordings.saveAnalysis(rec.id, { durationSeconds: probe.durationSeconds, waveform, hasVideo: probe.hasVideo });
     return probe.durationSeconds;
   }
 
   async function transcribe(rec: RecordingForJob, file: string) {
-    await sql`update recordings set transcript_status = 'processing', updated_at = now() where id = ${rec.id}`;
+    await recordings.markProcessing(rec.id);
     // The temp file, streamed by the adapter (and opened again for a retry or the fallback).
     const media = mediaFromFile(file, (await stat(file)).size);
     const result = await speech.transcribe(media, { mimeType: rec.mimeType ?? 'application/octet-stream', language: 'auto', userId: rec.userId, feature: 'recording-transcription' });
-    await sql`
-      update recordings set transcript = ${result.text}, transcript_source = ${result.provider}, transcript_status = 'done',
-             transcript_error = null, transcript_updated_at = now() at time zone 'utc',
-             transcript_words = ${result.words ? JSON.stringify(result.words) : null}::jsonb,
-             duration_seconds = coalesce(duration_seconds, ${Math.round(result.durationSeconds) || null}), updated_at = now()
-       where id = ${rec.id}`;
+    await recordings.saveTranscript(rec.id, result);
   }
 
-  async function markFailed(recordingId: string, message: string) {
-    await sql`
-      update recordings set transcript_status = 'failed', transcript_error = ${message}, transcript_updated_at = now() at time zone 'utc', updated_at = now()
-       where id = ${recordingId}`;
-  }
+  const markFailed = (recordingId: string, message: string) => recordings.markFailed(recordingId, message);
 
   async function run(payload: { recordingId: string; analyze: boolean }) {
-    const [rec] = await sql<RecordingForJob[]>`
-      select id, user_id as "userId", storage_key as "storageKey", mime_type as "mimeType", duration_seconds as "durationSeconds",
-             waveform_data is not null as "hasWaveform"
-        from recordings where id = ${payload.recordingId}`;
+    const rec = await recordings.forJob(payload.recordingId);
     if (!rec || !rec.storageKey) return { skipped: 'recording gone' };
 
     let fetched: { file: string; cleanup: () => Promise<void> } | undefined;
@@ -146,14 +122,14 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
     retryable: (err) => (err instanceof ProviderError ? err.retryable : true),
     async onRetry({ recordingId }, err) {
       log.warn({ recordingId, err: failureMessage(err) }, 'recording job failed; retrying');
-      await sql`update recordings set transcript_status = 'pending', transcript_error = ${failureMessage(err)}, updated_at = now() where id = ${recordingId}`;
+      await recordings.markRetrying(recordingId, failureMessage(err));
     },
     async onGiveUp({ recordingId }, err) {
       log.warn({ recordingId, err: failureMessage(err) }, 'recording job gave up');
       await markFailed(recordingId, failureMessage(err));
     },
     async onReclaimed({ recordingId }) {
-      await sql`update recordings set transcript_status = 'pending', updated_at = now() where id = ${recordingId} and transcript_status = 'processing'`;
+      await recordings.resetProcessing(recordingId);
     },
   });
 }

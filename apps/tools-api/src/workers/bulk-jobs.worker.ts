@@ -5,10 +5,11 @@
 // and resumes where it stopped. A cancelled row stops the job at the next checkpoint.
 import type postgres from 'postgres';
 import { z } from 'zod';
-import { toolsCollectionItems, type ToolRoute } from '@story/db';
+import { toolsCollectionItems } from '@story/db';
 import { defineJob, type JobContext } from '@story/jobs';
 import { parseOptions, type GenerateService } from '../features/generate/generate.service';
 import { toolDefinition } from '../tools';
+import { createBulkJobsRepository, type BulkRow } from './workers.repository';
 
 export const BULK_JOB_KIND = 'tools.bulk_generate';
 
@@ -18,30 +19,11 @@ export interface WorkerLog {
   error(obj: object, msg?: string): void;
 }
 
-interface BulkRow {
-  id: string;
-  tool: ToolRoute;
-  requested_by: string | null;
-  options: { base?: Record<string, unknown>; variations?: Record<string, unknown>[]; isPublic?: boolean; isFeatured?: boolean };
-  requested_count: number;
-  completed_count: number;
-  failed_count: number;
-  collection_id: string | null;
-}
 
 const payloadSchema = z.object({ bulkJobId: z.uuid() });
 
 export function bulkGenerateJob(deps: { sql: postgres.Sql; generate: GenerateService; log?: WorkerLog }) {
-  const { sql } = deps;
-
-  /** The row, marked running; null when it was cancelled or already finished (nothing to do). */
-  async function start(bulkJobId: string): Promise<BulkRow | null> {
-    const [row] = await sql<BulkRow[]>`
-      update tools_bulk_jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
-       where id = ${bulkJobId} and status in ('queued', 'running')
-      returning id, tool, requested_by, options, requested_count, completed_count, failed_count, collection_id`;
-    return row ?? null;
-  }
+  const bulk = createBulkJobsRepository(deps.sql);
 
   async function generateOne(job: BulkRow, position: number): Promise<void> {
     const caller = { sessionId: `admin-bulk:${job.id}`, userId: job.requested_by, ipPrefix: 'admin', userAgent: 'bulk-generate' };
@@ -64,7 +46,7 @@ export function bulkGenerateJob(deps: { sql: postgres.Sql; generate: GenerateSer
   }
 
   async function run(ctx: JobContext<{ bulkJobId: string }>) {
-    const job = await start(ctx.payload.bulkJobId);
+    const job = await bulk.start(ctx.payload.bulkJobId);
     if (!job) return { skipped: 'cancelled or finished' };
     let done = job.completed_count + job.failed_count;
     let failed = job.failed_count;
@@ -80,17 +62,12 @@ export function bulkGenerateJob(deps: { sql: postgres.Sql; generate: GenerateSer
       }
       done++;
       // Checkpoint after every item; a cancelled job stops here.
-      const [still] = await sql<{ status: string }[]>`
-        update tools_bulk_jobs set completed_count = completed_count + ${ok ? 1 : 0}, failed_count = failed_count + ${ok ? 0 : 1}, updated_at = now()
-         where id = ${job.id} returning status`;
-      if (still?.status !== 'running') return { stopped: still?.status ?? 'deleted' };
+      const still = await bulk.checkpoint(job.id, ok);
+      if (still !== 'running') return { stopped: still ?? 'deleted' };
       await ctx.progress({ done, total: job.requested_count });
     }
     const status = failed === job.requested_count ? 'failed' : 'completed';
-    await sql`
-      update tools_bulk_jobs set status = ${status}, completed_at = now(), updated_at = now(),
-             error = ${failed ? `${failed} of ${job.requested_count} items failed` : null}
-       where id = ${job.id} and status = 'running'`;
+    await bulk.finish(job.id, status, failed ? `${failed} of ${job.requested_count} items failed` : null);
     return { status, failed };
   }
 
@@ -103,8 +80,7 @@ export function bulkGenerateJob(deps: { sql: postgres.Sql; generate: GenerateSer
     run,
     async onGiveUp({ bulkJobId }, error) {
       deps.log?.error({ jobId: bulkJobId, err: error }, 'bulk job gave up');
-      await sql`update tools_bulk_jobs set status = 'failed', error = 'internal error', completed_at = now(), updated_at = now()
-                 where id = ${bulkJobId} and status in ('queued', 'running')`;
+      await bulk.giveUp(bulkJobId);
     },
   });
 }

@@ -5,9 +5,9 @@
 import type postgres from 'postgres';
 import { TOOL_ROUTES, type ToolRoute } from '@story/db';
 import type { ObjectStorage } from '@story/providers';
-import { toolTableName } from '../shared/tool-param';
 import { defineJob } from '@story/jobs';
 import type { WorkerLog } from './bulk-jobs.worker';
+import { createPurgeRepository } from './workers.repository';
 
 export const PURGE_JOB_KIND = 'tools.purge';
 
@@ -22,27 +22,14 @@ export interface PurgeResult {
 const BATCH = 500;
 
 export async function purgeExpiredContent(deps: { sql: postgres.Sql; storage: Pick<ObjectStorage, 'delete'>; log?: WorkerLog }): Promise<PurgeResult> {
-  const { sql } = deps;
+  const purge = createPurgeRepository(deps.sql);
   const result: PurgeResult = { content: {}, responses: 0, files: 0, sessions: 0, rateLimitWindows: 0 };
   for (const tool of TOOL_ROUTES) {
-    const table = sql(toolTableName(tool));
     for (;;) {
-      const { ids, keys, responses } = await sql.begin(async (tx) => {
-        const gone = await tx<{ id: string; metadata: Record<string, unknown> }[]>`
-          delete from ${table} where id in (
-            select id from ${table} where expires_at < now() order by expires_at limit ${BATCH} for update skip locked)
-          returning id, metadata`;
-        const goneIds = gone.map((g) => g.id);
-        if (!goneIds.length) return { ids: [], keys: [], responses: 0 };
-        // prompt_id / content_id point into the tool's table without a foreign key: removed here, in the same transaction.
-        const r = await tx`delete from tools_responses where tool = ${tool} and prompt_id in ${tx(goneIds)}`;
-        await tx`delete from tools_collection_items where tool = ${tool} and content_id in ${tx(goneIds)}`;
-        await tx`delete from tools_saved_prompts where tool = ${tool} and content_id in ${tx(goneIds)}`;
-        const fileKeys = gone.map((g) => g.metadata?.['pdfKey']).filter((k): k is string => typeof k === 'string');
-        return { ids: goneIds, keys: fileKeys, responses: r.count };
-      });
+      const { ids, keys, responses } = await purge.deleteExpiredBatch(tool, BATCH);
       if (ids.length) result.content[tool] = (result.content[tool] ?? 0) + ids.length;
       result.responses += responses;
+      // Stored files go after the rows' commit: a file left behind costs storage, never a dangling row.
       for (const key of keys) {
         try {
           await deps.storage.delete(key);
@@ -54,8 +41,7 @@ export async function purgeExpiredContent(deps: { sql: postgres.Sql; storage: Pi
       if (ids.length < BATCH) break;
     }
   }
-  result.sessions = (await sql`delete from tools_sessions where expires_at < now() - interval '30 days'`).count;
-  result.rateLimitWindows = (await sql`delete from tools_rate_limits where window_start < now() - interval '2 days'`).count;
+  Object.assign(result, await purge.deleteStale());
   return result;
 }
 

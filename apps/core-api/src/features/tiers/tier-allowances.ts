@@ -2,9 +2,9 @@
 // lifts it. Premium has no values of its own in the spec ("not built into the listed allowances"), so it
 // gets the family tier's allowances rather than inventing numbers.
 import type { Sql } from 'postgres';
-import { eq } from 'drizzle-orm';
-import { profiles, type DbOrTx } from '@story/db';
+import type { DbOrTx } from '@story/db';
 import { AppError } from '@story/http';
+import { lockedStoredTier, storedTier } from './tiers.repository';
 
 export const TIERS = ['free', 'starter', 'family', 'premium'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -34,11 +34,12 @@ const LABEL: Record<AllowanceName, string> = {
   bookPages: 'book pages',
 };
 
+/** A stored tier as one of TIERS: free when missing or unknown. */
+const asTier = (tier: string | null): Tier => ((TIERS as readonly string[]).includes(tier ?? '') ? (tier as Tier) : 'free');
+
 /** The caller's subscription tier (profiles.subscription_tier; free when unknown). */
 export async function tierOf(sql: Sql, userId: string): Promise<Tier> {
-  const [row] = await sql<{ tier: string | null }[]>`select subscription_tier as tier from profiles where id = ${userId}`;
-  const tier = row?.tier ?? 'free';
-  return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'free';
+  return asTier(await storedTier(sql, userId));
 }
 
 /**
@@ -47,9 +48,7 @@ export async function tierOf(sql: Sql, userId: string): Promise<Tier> {
  * count one after the other and cannot both slip under the limit.
  */
 export async function lockTier(tx: DbOrTx, userId: string): Promise<Tier> {
-  const [row] = await tx.select({ tier: profiles.subscriptionTier }).from(profiles).where(eq(profiles.id, userId)).for('update');
-  const tier = row?.tier ?? 'free';
-  return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'free';
+  return asTier(await lockedStoredTier(tx, userId));
 }
 
 /** The cheapest tier whose allowance admits `total`, if any. */
