@@ -1,6 +1,6 @@
 // The shared HTTP plumbing as core-api serves it: error shapes, headers, CORS, health, OpenAPI.
 import { createDbClient } from '@story/db';
-import { testEnv } from '@story/testing';
+import { openApiProblems, testEnv } from '@story/testing';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { buildTestApp, signUp, type TestContext } from './test/helper';
@@ -127,5 +127,10 @@ describe('health and docs', () => {
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');
+  });
+
+  it('gives every route an operationId and declared success and error responses', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(openApiProblems(doc)).toEqual([]);
   });
 });

@@ -191,7 +191,11 @@ export const recordingsRoutes =
           tags,
           security,
           params: idParams,
-          response: { ...errorResponses(coreErrorSchema, [400, 401, 404, 416, 429, 502] as const) },
+          response: {
+            200: z.any().describe('The stored media, whole'),
+            206: z.any().describe('The requested byte range of the stored media'),
+            ...errorResponses(coreErrorSchema, [400, 401, 404, 416, 429, 502] as const),
+          },
         },
       },
       async (req, reply) => {
