@@ -12,8 +12,7 @@
 //
 // Text goes through @story/pdf (shared with the tools exports): DejaVu and Source Han Serif from npm,
 // embedded as subsets, so names and words in any script print as written.
-import PDFDocument from 'pdfkit';
-import { createPdfText, type FontFamily, type FontStyle, type PdfText } from '@story/pdf';
+import { createPdfText, newPdfDocument, type FontFamily, type FontStyle, type PdfText } from '@story/pdf';
 import type { Readable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ContentBlock, TextRun } from '../stories/story-content';
@@ -120,7 +119,7 @@ function layoutToc(doc: PDFKit.PDFDocument, pdf: PdfText, g: Geometry, titles: r
 /** Pages the contents take: laid out on a throwaway document whose bytes are discarded. */
 function tocPageCount(book: BookForPrint, titles: readonly string[]): number {
   const g = geometryOf(book);
-  const doc = new PDFDocument({ size: [g.width, g.height], margins: g.margins, autoFirstPage: false, compress: false });
+  const doc = newPdfDocument({ size: [g.width, g.height], margins: g.margins, autoFirstPage: false, compress: false });
   let pages = 0;
   doc.on('pageAdded', () => (pages += 1));
   doc.resume();
@@ -140,7 +139,7 @@ function layoutInterior(book: BookForPrint, chapters: readonly RenderChapter[]):
   const { width, height, margins, contentWidth } = g;
   const tocPages = tocPageCount(book, chapters.map((c) => c.title));
   const frontMatter = 1 + tocPages;
-  const doc = new PDFDocument({
+  const doc = newPdfDocument({
     size: [width, height],
     margins,
     autoFirstPage: false,
@@ -300,7 +299,7 @@ export function streamInterior(book: BookForPrint, chapters: readonly RenderChap
 export function streamCover(book: BookForPrint, style: CoverStyle): { stream: Readable; pages: number } {
   const [width, height] = trimSizePoints(book.trimSize);
   const margin = 0.6 * POINTS_PER_INCH;
-  const doc = new PDFDocument({
+  const doc = newPdfDocument({
     size: [width, height],
     margin,
     compress: true,

@@ -1,11 +1,15 @@
 // Story content rules of spec 000 Limits: HTML limited to p, br, strong, em, ul, ol, li with no
 // attributes, sanitised by sanitize-html (a maintained sanitiser, not a regex), and the word count
 // every story and book keeps.
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 
 export const ALLOWED_TAGS = ['p', 'br', 'strong', 'em', 'ul', 'ol', 'li'] as const;
 export const MAX_TITLE = 200;
 export const MAX_CONTENT = 50000;
+
+// sanitize-html loads at the first story written, not at start.
+let sanitizer: typeof sanitizeHtml | undefined;
+const loadSanitizer = () => (sanitizer ??= require('sanitize-html') as typeof sanitizeHtml);
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...ALLOWED_TAGS],
@@ -20,7 +24,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 /** Sanitised content: only the allowed tags, no attributes, no scripts or their text. */
 export function sanitizeContent(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  return loadSanitizer()(html, OPTIONS).trim();
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };

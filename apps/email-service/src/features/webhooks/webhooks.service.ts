@@ -2,11 +2,15 @@
 // the RAW body; a bad, missing or stale signature (5 minutes) or no EMAIL_WEBHOOK_SECRET is refused and
 // nothing is recorded. Each svix-id is applied once: the event insert is ON CONFLICT (svix_id) DO NOTHING and
 // everything an event changes happens in that same transaction.
-import { Webhook } from 'svix';
+import type * as Svix from 'svix';
 import { z } from 'zod';
 import type { TransactionSql } from 'postgres';
 import { AppError } from '@story/http';
 import type { StampColumn, WebhooksRepository } from './webhooks.repository';
+
+// svix loads at the first webhook, not at start.
+let svix: typeof Svix | undefined;
+const loadSvix = () => (svix ??= require('svix') as typeof Svix);
 
 const eventSchema = z.object({
   type: z.string().min(1),
@@ -63,7 +67,7 @@ export function createWebhooksService({ webhooks, secret }: { webhooks: Webhooks
   function verify(raw: string, headers: SvixHeaders): DeliveryEvent {
     if (!secret) throw new AppError('unauthorized', 'Unauthorized');
     try {
-      new Webhook(secret).verify(raw, { ...headers });
+      new (loadSvix().Webhook)(secret).verify(raw, { ...headers });
     } catch (err) {
       // verify() checks the signature first and then parses the body: a SyntaxError means a signed non-JSON body.
       if (err instanceof SyntaxError) throw new AppError('validation', 'Body is not valid JSON', { code: 'VALIDATION_ERROR' });

@@ -1,15 +1,21 @@
 // A Word document from the block model.
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
+import type * as Docx from 'docx';
+import type { TextRun } from 'docx';
 import { CONTENT_TYPES, EXTENSIONS, cleanText, documentBlocks, THEMES, headingScale, type ExportOptions, type ExportDocument, type RenderedExport } from '../export.document';
 
 /** Page sizes in twentieths of a point, as Word stores them. */
 const DOCX_PAGE = { a4: { width: 11906, height: 16838 }, letter: { width: 12240, height: 15840 } } as const;
 const hex = (color: string) => color.replace('#', '');
 
+// docx loads at the first DOCX export, not at start.
+let docx: typeof Docx | undefined;
+const loadDocx = () => (docx ??= require('docx') as typeof Docx);
+
 const runs = (text: string, extra: { bold?: boolean; color?: string; size?: number } = {}): TextRun[] =>
-  text.split(/\r?\n/).map((line, i) => new TextRun({ text: line, break: i > 0 ? 1 : undefined, ...extra }));
+  text.split(/\r?\n/).map((line, i) => new (loadDocx().TextRun)({ text: line, break: i > 0 ? 1 : undefined, ...extra }));
 
 export async function renderDocx(doc: ExportDocument, options: ExportOptions): Promise<RenderedExport> {
+  const { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } = loadDocx();
   const theme = THEMES[options.theme];
   const half = (pt: number) => Math.round(pt * 2); // docx sizes are half-points
   const headingStyle = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;

@@ -1,12 +1,11 @@
 // A PDF from the block model, with the shared text and font handling of @story/pdf.
-import PDFDocument from 'pdfkit';
-import { createPdfText } from '@story/pdf';
+import { createPdfText, newPdfDocument } from '@story/pdf';
 import { CONTENT_TYPES, EXTENSIONS, cleanText, documentBlocks, THEMES, headingScale, type ExportOptions, type ExportDocument, type RenderedExport } from '../export.document';
 
 /** Rendered in memory: Content-Length must be known, and an export is a few pages of text. */
 export function renderPdf(doc: ExportDocument, options: ExportOptions): Promise<RenderedExport> {
   const theme = THEMES[options.theme];
-  const pdf = new PDFDocument({
+  const pdf = newPdfDocument({
     size: options.pageSize === 'a4' ? 'A4' : 'LETTER',
     margin: 56,
     // pdfkit writes non-ASCII document info as UTF-16, so titles keep every script.
