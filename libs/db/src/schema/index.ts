@@ -25,3 +25,4 @@ export * from './tools-engagement';
 export * from './tools-usage';
 export * from './tools-admin';
 export * from './jobs';
+export * from './auth-identities';
