@@ -26,3 +26,4 @@ export * from './tools-usage';
 export * from './tools-admin';
 export * from './jobs';
 export * from './auth-identities';
+export * from './auth-magic-links';
