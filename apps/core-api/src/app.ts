@@ -80,6 +80,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     appUrl: config.appUrl,
     sessionDays: config.limits.sessionDays,
     onLockout: (email) => app.log.warn({ email }, 'sign-in locked after repeated failures'),
+    limitScale: config.rateLimit.scale,
   });
   await app.register(
     authRoutes({ auth, rateLimit, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }) }),
