@@ -160,6 +160,20 @@ describe('POST /api/auth/magic-link/verify', () => {
     expect(tokenRow!['used_at']).toBeNull();
   });
 
+  it('refuses a token sent to an address the account no longer has with 410', async () => {
+    const user = await signUp(app);
+    await request(user.email);
+    const [token] = await queuedTokens(user.userId);
+    const changed = uniqueEmail('changed');
+    await t.database.sql`update accounts set email = ${changed} where id = ${user.userId}`;
+    const sessions = await sessionCount(user.userId);
+    const res = await verify(token);
+    expect(res.statusCode).toBe(410);
+    expect(res.json().error).toMatch(/different address/);
+    expect(await sessionCount(user.userId)).toBe(sessions);
+    expect((await t.database.sql`select email_confirmed_at from accounts where id = ${user.userId}`)[0]!['email_confirmed_at']).toBeNull();
+  });
+
   it('refuses an unknown or malformed token with 400 and creates no session', async () => {
     const [{ n: before }] = (await t.database.sql`select count(*)::int as n from auth_sessions`) as unknown as [{ n: number }];
     const forged = await verify('A'.repeat(43));
@@ -192,6 +206,7 @@ describe('limits', () => {
     extra.push(limited);
     const user = await signUp(limited);
     const unknown = uniqueEmail('ghost');
+    const refusals: string[] = [];
     for (const email of [user.email, unknown]) {
       const statuses: number[] = [];
       let last;
@@ -204,8 +219,10 @@ describe('limits', () => {
       expect(last!.json().error).toMatch(/At most 5 sign-in links per hour/);
       expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
       expect(await magicRows(sha256(email))).toHaveLength(5);
+      refusals.push(last!.body);
     }
     // The refusal is the same for both: nothing tells an account apart.
+    expect(refusals[0]).toBe(refusals[1]);
     expect(await queuedTokens(user.userId)).toHaveLength(5);
   });
 
