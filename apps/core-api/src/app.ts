@@ -2,6 +2,8 @@
 // Public routes sit at the root scope; authenticated ones in a scope that adds the auth hook.
 import { createAuthService } from './features/auth/auth.service';
 import { authRoutes } from './features/auth/auth.routes';
+import { createIdentities } from './features/auth/identities';
+import { identitiesRoutes } from './features/auth/identities.routes';
 import { createCampaignsService } from './features/campaigns/campaigns.service';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { createAccessPolicy } from './features/access/access.policy';
@@ -80,11 +82,13 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     appUrl: config.appUrl,
     sessionDays: config.limits.sessionDays,
     onLockout: (email) => app.log.warn({ email }, 'sign-in locked after repeated failures'),
+    limitScale: config.rateLimit.scale,
   });
   await app.register(
     authRoutes({ auth, rateLimit, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }) }),
     { prefix: '/api/auth' },
   );
+  await app.register(identitiesRoutes({ identities: createIdentities({ db }), requireAuth: authHook }), { prefix: '/api/auth/identities' });
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);

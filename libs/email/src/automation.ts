@@ -159,6 +159,20 @@ export function triggerEmailVerification(db: DbOrTx, userId: string, data: Email
   return triggerEvent(db, { event: 'email_verification', user_id: userId, idempotency_key, template_variables: variables });
 }
 
+export interface MagicLinkData {
+  /** The link in the email: `${APP_URL}/auth/magic?token=<token>` (CONTRACTS §10). */
+  magic_link_url: string;
+  user_name?: string;
+  /** One queue row per token, so a retried call does not email twice. */
+  idempotency_key?: string;
+}
+
+/** The magic_link template (sign in without a password) to the account's address. Transactional, like verify_email. */
+export function triggerMagicLink(db: DbOrTx, userId: string, data: MagicLinkData): Promise<TriggerEventResult> {
+  const { idempotency_key, ...variables } = data;
+  return triggerEvent(db, { event: 'magic_link', user_id: userId, idempotency_key, template_variables: variables });
+}
+
 export interface StoryReminderData {
   story_id: string;
   story_title: string;

@@ -7,12 +7,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t.drop());
 
-it('seeds the five system templates with consistent variables', async () => {
+it('seeds the six system templates with consistent variables', async () => {
   const rows = await t.sql`select name, category, trigger_events, is_system, is_active, subject_template, html_template, text_template,
     available_variables, default_variables, required_variables from email_templates where is_system order by name`;
   expect(rows.map((r) => [r['name'], r['category'], r['trigger_events']])).toEqual([
     ['family_invitation', 'transactional', ['family_invitation']],
     ['gift_notification', 'transactional', ['gift_purchased']],
+    ['magic_link', 'transactional', ['magic_link']],
     ['story_reminder', 'reminder', ['story_reminder']],
     ['verify_email', 'transactional', ['email_verification']],
     ['welcome', 'onboarding', ['user_signup']],
@@ -28,6 +29,7 @@ it('seeds the five system templates with consistent variables', async () => {
   expect(invitation['required_variables']).toEqual(['inviter_name', 'family_name', 'invitation_url']);
   expect(rows.find((r) => r['name'] === 'welcome')!['default_variables']).toEqual({ user_name: 'there' });
   expect(rows.find((r) => r['name'] === 'verify_email')!['required_variables']).toEqual(['verification_url']);
+  expect(rows.find((r) => r['name'] === 'magic_link')!['required_variables']).toEqual(['magic_link_url']);
   const [versions] = await t.sql`select count(*)::int as n from email_template_versions v join email_templates t on t.id = v.template_id where t.is_system and v.version = 1`;
-  expect(versions!['n']).toBe(5);
+  expect(versions!['n']).toBe(6);
 });

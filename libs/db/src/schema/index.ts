@@ -25,3 +25,5 @@ export * from './tools-engagement';
 export * from './tools-usage';
 export * from './tools-admin';
 export * from './jobs';
+export * from './auth-identities';
+export * from './auth-magic-links';

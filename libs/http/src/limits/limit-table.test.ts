@@ -15,6 +15,9 @@ it.each([
   ['core.general', { max: 100, window: 'minute', key: 'caller', store: 'window' }],
   // CONTRACTS §7
   ['core.resend-verification', { max: 3, window: 'hour', key: 'user', store: 'postgres' }],
+  // CONTRACTS §10
+  ['core.magic-link.ip', { max: 20, window: 'hour', key: 'ip', store: 'window' }],
+  ['core.magic-link.email', { max: 5, window: 'hour', key: 'email', store: 'postgres' }],
   // spec 001
   ['email.admin', { max: 100, window: 'minute', key: 'caller', store: 'window' }],
   ['email.user', { max: 60, window: 'minute', key: 'caller', store: 'window' }],

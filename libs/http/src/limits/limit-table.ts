@@ -6,8 +6,8 @@
 import type { RateLimitScope } from '@story/db';
 
 export type LimitWindow = 'minute' | 'hour' | 'day';
-/** What a caller is counted by: the address, the signed-in caller (else the address), the account, the tools session. */
-export type LimitKey = 'ip' | 'caller' | 'user' | 'session-or-user';
+/** What a caller is counted by: the address, the signed-in caller (else the address), the account, the tools session, the email asked for. */
+export type LimitKey = 'ip' | 'caller' | 'user' | 'session-or-user' | 'email';
 export type LimitStore = 'window' | 'postgres';
 
 export interface LimitSpec {
@@ -55,6 +55,17 @@ const BASE = {
     scaled: false,
     refusal: 'At most {max} verification emails per hour. Please try again later.',
     source: 'CONTRACTS §7: resend-verification (email_verification_tokens of source resend)',
+  } as Row,
+  // CONTRACTS §10: magic sign-in links. Per email: every request counts, account or not (magic_link_tokens rows).
+  'core.magic-link.ip': window(20, 'hour', 'ip', 'CONTRACTS §10: magic-link requests per address'),
+  'core.magic-link.email': {
+    max: 5,
+    window: 'hour',
+    key: 'email',
+    store: 'postgres',
+    counter: 'rows',
+    refusal: 'At most {max} sign-in links per hour for this address. Please try again later.',
+    source: 'CONTRACTS §10: magic-link requests per email (magic_link_tokens rows by email hash, whether or not an account exists)',
   } as Row,
   // Spec 001 Limits (email-service).
   'email.admin': window(100, 'minute', 'caller', 'spec 001 Limits: admin'),

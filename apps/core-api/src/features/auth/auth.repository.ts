@@ -25,7 +25,8 @@ export function createAuthRepository(db: Database) {
   return {
     transaction: <T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> => db.transaction(work),
 
-    async insertAccount(values: { email: string; passwordHash: string; role: AccountRole }, tx: DbOrTx = db) {
+    /** passwordHash null: an account made by social sign-in, which signin never lets in by password. */
+    async insertAccount(values: { email: string; passwordHash: string | null; role: AccountRole }, tx: DbOrTx = db) {
       return one(
         await tx
           .insert(accounts)

@@ -5,7 +5,7 @@ import type { preHandlerAsyncHookHandler, onRequestAsyncHookHandler } from 'fast
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
-import { authResult, refreshBody, resendVerificationResult, signinBody, signupBody, verifyEmailBody, verifyEmailResult } from './auth.schemas';
+import { authResult, magicLinkBody, magicLinkVerifyBody, refreshBody, resendVerificationResult, signinBody, signupBody, verifyEmailBody, verifyEmailResult } from './auth.schemas';
 import type { AuthService } from './auth.service';
 
 export interface AuthRoutesDeps {
@@ -107,6 +107,45 @@ export const authRoutes =
         },
       },
       async (req) => ({ success: true as const, ...(await auth.resendVerification(callerOf(req).userId)) }),
+    );
+
+    app.post(
+      '/magic-link',
+      {
+        config: { rateLimit: rateLimit.route('core.magic-link.ip') },
+        schema: {
+          operationId: 'requestMagicLink',
+          summary: 'Email a sign-in link (single use, valid 15 minutes) to the address',
+          description:
+            'Answers 200 {success: true} whether or not an account has the address; only an existing account is emailed. ' +
+            'At most 5 requests per hour per address asked for (account or not) and 20 per hour per client address: 429 beyond.',
+          tags: ['auth'],
+          body: magicLinkBody,
+          response: { 200: z.object({ success: z.literal(true) }), ...errorResponses(coreErrorSchema, [400, 413, 415, 429] as const) },
+        },
+      },
+      async (req) => {
+        await auth.requestMagicLink(req.body.email);
+        return { success: true as const };
+      },
+    );
+
+    app.post(
+      '/magic-link/verify',
+      {
+        config: limited,
+        schema: {
+          operationId: 'verifyMagicLink',
+          summary: 'Sign in with the token from a sign-in link',
+          description:
+            'Answers {user, session} as signin does, spends the token and marks the email verified (a listed email then holds its ' +
+            'role). An unknown token answers 400, a used or expired one 410; no session is made then.',
+          tags: ['auth'],
+          body: magicLinkVerifyBody,
+          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 410, 413, 415, 429] as const) },
+        },
+      },
+      async (req) => auth.verifyMagicLink(req.body.token, meta(req)),
     );
 
     app.post(

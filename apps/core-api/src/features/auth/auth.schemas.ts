@@ -69,3 +69,14 @@ export const sessionSchema = z.object({
 
 export const authResult = z.object({ user: userSchema, session: sessionSchema });
 export type AuthResult = z.infer<typeof authResult>;
+
+/** CONTRACTS §10: the address to send a sign-in link to. */
+export const magicLinkBody = z.object({ email: emailField });
+
+/** 32 random bytes in base64url (43 characters), as the sign-in link carries it. */
+export const magicLinkVerifyBody = z.object({
+  token: z
+    .string()
+    .max(256)
+    .regex(/^[A-Za-z0-9_-]{43}$/, { message: 'must be the token from the sign-in link' }),
+});

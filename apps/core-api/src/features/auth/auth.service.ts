@@ -6,6 +6,7 @@ import { dummyPasswordHash, hashPassword, roleForAccount, verifyPassword, type R
 import { isUniqueViolation, type AccountRole, type Database, type DbOrTx } from '@story/db';
 import { triggerUserSignup } from '@story/email';
 import { createEmailVerification } from './email-verification';
+import { createMagicLinks } from './magic-link';
 import { AppError } from '@story/http';
 import { createAuthRepository } from './auth.repository';
 import { toUser, type AccountView, type AuthResult } from './auth.schemas';
@@ -25,6 +26,8 @@ export interface AuthServiceDeps {
   sessionDays: number;
   /** Called when an email reaches the lockout threshold (spec: alert after 5 attempts). */
   onLockout?: (email: string) => void;
+  /** RATE_LIMIT_SCALE, for the limits this service counts itself (magic links per email). */
+  limitScale?: number;
 }
 
 const MAX_FAILURES = 5;
@@ -42,7 +45,7 @@ export function ipPrefix(ip: string | undefined): string | null {
 
 const unauthorized = (details?: string) => new AppError('unauthorized', 'Unauthorized', details ? { details } : {});
 
-export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLockout }: AuthServiceDeps) {
+export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLockout, limitScale }: AuthServiceDeps) {
   const roleOf = (account: { email: string; emailVerified: boolean }): AccountRole => roleForAccount(account, roles);
   const verification = createEmailVerification({ db, appUrl, roleOf });
   const repo = createAuthRepository(db);
@@ -69,6 +72,8 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
     );
     return issue(tx, account, sessionId);
   }
+
+  const magicLinks = createMagicLinks({ db, appUrl, roleOf, openSession, limitScale });
 
   /** Count a failure; the fifth within 15 minutes locks the email for 15 minutes. */
   async function recordFailure(email: string): Promise<void> {
@@ -152,6 +157,12 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
 
     /** POST /resend-verification: a new link for the caller, 3 per hour; nothing when already verified. */
     resendVerification: (userId: string) => verification.resend(userId),
+
+    /** POST /magic-link: the same answer whatever the address; an email only when an account has it. */
+    requestMagicLink: (email: string) => magicLinks.request(email),
+
+    /** POST /magic-link/verify: spend the link and sign in as signin does; the email becomes verified. */
+    verifyMagicLink: (token: string, meta: ClientMeta) => magicLinks.verify(token, meta),
 
     async signout(sessionId: string): Promise<void> {
       await repo.revokeSession(sessionId, 'signout');
