@@ -2,6 +2,7 @@
 // Public routes sit at the root scope; authenticated ones in a scope that adds the auth hook.
 import { createAuthService } from './features/auth/auth.service';
 import { authRoutes } from './features/auth/auth.routes';
+import { registerOAuth } from './features/oauth/oauth.register';
 import { createCampaignsService } from './features/campaigns/campaigns.service';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { createAccessPolicy } from './features/access/access.policy';
@@ -11,7 +12,7 @@ import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
-import { VERSION } from '@story/config';
+import { configuredOAuthProviders, VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
@@ -70,7 +71,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
       database: probeCheck(() => pingDatabase(sql)),
       storage: probeCheck(() => providers.storage.check()),
     },
-    info: () => ({ providers: describeProviders(providers) }),
+    info: () => ({ providers: describeProviders(providers), oauth: configuredOAuthProviders(config.oauth) }),
   });
 
   const auth = createAuthService({
@@ -85,6 +86,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     authRoutes({ auth, rateLimit, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }) }),
     { prefix: '/api/auth' },
   );
+  await registerOAuth(app, { config, db, tokens, rateLimit });
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
