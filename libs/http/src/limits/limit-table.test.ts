@@ -15,6 +15,8 @@ it.each([
   ['core.general', { max: 100, window: 'minute', key: 'caller', store: 'window' }],
   // CONTRACTS §7
   ['core.resend-verification', { max: 3, window: 'hour', key: 'user', store: 'postgres' }],
+  // issue 18: social sign-in
+  ['core.oauth', { max: 30, window: 'minute', key: 'ip', store: 'window' }],
   // spec 001
   ['email.admin', { max: 100, window: 'minute', key: 'caller', store: 'window' }],
   ['email.user', { max: 60, window: 'minute', key: 'caller', store: 'window' }],
