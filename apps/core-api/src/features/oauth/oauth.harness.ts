@@ -2,6 +2,7 @@
 // three local fake authorization servers, its log lines captured.
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
+import type { LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
 import { buildApp } from '../../app';
@@ -28,10 +29,10 @@ export interface Harness {
   fake(provider: 'google' | 'facebook' | 'apple'): FakeProvider;
   start(provider: string, query?: string): Promise<{ status: number; location: string; body: string }>;
   /** The provider's answer: GET with a query, or (Apple) a form POST. */
-  callback(provider: string, fields: Record<string, string>, method?: 'GET' | 'POST'): Promise<{ status: number; location: string; json: () => any }>;
-  exchange(code: unknown): Promise<{ status: number; json: () => any }>;
+  callback(provider: string, fields: Record<string, string>, method?: 'GET' | 'POST'): Promise<{ status: number; location: string; json: LightMyRequestResponse['json'] }>;
+  exchange(code: unknown): Promise<{ status: number; json: LightMyRequestResponse['json'] }>;
   /** start, consent at the fake, callback: the callback's answer and the one-time code (when it redirected to the app). */
-  signIn(provider: 'google' | 'facebook' | 'apple', overrides?: IdTokenOverrides, extra?: Record<string, string>): Promise<{ status: number; json: () => any; code?: string; consent: Consent }>;
+  signIn(provider: 'google' | 'facebook' | 'apple', overrides?: IdTokenOverrides, extra?: Record<string, string>): Promise<{ status: number; json: LightMyRequestResponse['json']; code?: string; consent: Consent }>;
   count(table: 'auth_sessions' | 'accounts' | 'auth_identities' | 'oauth_exchange_codes' | 'oauth_states'): Promise<number>;
   close(): Promise<void>;
 }
@@ -118,8 +119,8 @@ export async function buildOAuthHarness(extraEnv: Record<string, string> = {}): 
       return { status: res.status, json: res.json, code, consent };
     },
     async count(table) {
-      const [row] = await database.sql.unsafe(`select count(*)::int as n from ${table}`);
-      return Number(row!['n']);
+      const [row] = await database.sql`select count(*)::int as n from ${database.sql(table)}`;
+      return Number(row?.['n']);
     },
     async close() {
       await app.close();
