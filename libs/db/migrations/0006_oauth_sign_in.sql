@@ -24,6 +24,7 @@ CREATE TABLE "oauth_states" (
 	"provider" text NOT NULL,
 	"nonce" text,
 	"code_verifier" text NOT NULL,
+	"browser_hash" text NOT NULL,
 	"redirect_to" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL

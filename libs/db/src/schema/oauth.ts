@@ -1,6 +1,6 @@
 // Social sign-in in flight (issue 18, CONTRACTS §10): the state of each /start (with its nonce and PKCE
 // verifier, single use, 10 minutes) and the one-time codes the callback hands the web application
-// (single use, 2 minutes). Only sha256 hashes of the state and of the code are stored.
+// (single use, 2 minutes). Only sha256 hashes of the state, the browser binding and the code are stored.
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './_columns';
 import { accounts } from './accounts';
@@ -15,6 +15,8 @@ export const oauthStates = pgTable(
     /** OpenID Connect providers only (Google, Apple). */
     nonce: text('nonce'),
     codeVerifier: text('code_verifier').notNull(),
+    /** sha256 of the browser binding cookie set by /start: the callback must come from the same browser (login CSRF). */
+    browserHash: text('browser_hash').notNull(),
     /** The application path to return to after sign-in. */
     redirectTo: text('redirect_to'),
     createdAt: createdAt(),

@@ -95,6 +95,25 @@ describe('the state', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('a state started in another browser (no binding cookie, or another one): 400; the code is not exchanged (login CSRF)', async () => {
+    const before = await counts();
+    const tokenCalls = h.google.tokenRequests.length;
+    for (const cookie of [null, 'B'.repeat(43)]) {
+      const started = await h.start('google');
+      const consent = h.google.consent(started.location);
+      const res = await h.callback('google', { code: consent.code, state: consent.state }, 'GET', cookie);
+      expect(res.status).toBe(400);
+      expect(res.json()).toMatchObject({ details: expect.stringMatching(/not started in this browser/) });
+      // The state is spent all the same: the right browser cannot reuse it afterwards either.
+      expect((await h.callback('google', { code: consent.code, state: consent.state })).status).toBe(400);
+    }
+    const apple = await h.start('apple');
+    const consent = h.apple.consent(apple.location);
+    expect((await h.callback('apple', { code: consent.code, state: consent.state }, 'POST', null)).status).toBe(400);
+    expect(h.google.tokenRequests.length).toBe(tokenCalls);
+    expect(await counts()).toEqual(before);
+  });
+
   it('an unknown state, an expired state: 400', async () => {
     const unknown = await h.callback('google', { code: 'x', state: 'never-issued-state' });
     expect(unknown.status).toBe(400);

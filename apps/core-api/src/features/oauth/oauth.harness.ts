@@ -27,9 +27,11 @@ export interface Harness {
   /** Every state, code and token the tests saw: none may appear in a log line. */
   secrets: Set<string>;
   fake(provider: 'google' | 'facebook' | 'apple'): FakeProvider;
-  start(provider: string, query?: string): Promise<{ status: number; location: string; body: string }>;
+  /** This test browser's binding cookie (set by /start, sent with every start and callback); null sends none. */
+  browser: { cookie: string | null };
+  start(provider: string, query?: string): Promise<{ status: number; location: string; body: string; setCookie: string }>;
   /** The provider's answer: GET with a query, or (Apple) a form POST. */
-  callback(provider: string, fields: Record<string, string>, method?: 'GET' | 'POST'): Promise<{ status: number; location: string; json: LightMyRequestResponse['json'] }>;
+  callback(provider: string, fields: Record<string, string>, method?: 'GET' | 'POST', cookie?: string | null): Promise<{ status: number; location: string; json: LightMyRequestResponse['json'] }>;
   exchange(code: unknown): Promise<{ status: number; json: LightMyRequestResponse['json'] }>;
   /** start, consent at the fake, callback: the callback's answer and the one-time code (when it redirected to the app). */
   signIn(provider: 'google' | 'facebook' | 'apple', overrides?: IdTokenOverrides, extra?: Record<string, string>): Promise<{ status: number; json: LightMyRequestResponse['json']; code?: string; consent: Consent }>;
@@ -72,6 +74,8 @@ export async function buildOAuthHarness(extraEnv: Record<string, string> = {}): 
   await app.ready();
   const secrets = new Set<string>();
   const fakes = { google, facebook, apple };
+  const browser: Harness['browser'] = { cookie: null };
+  const cookieHeader = (cookie: string | null | undefined): Record<string, string> => (cookie ? { cookie: `story_oauth_browser=${cookie}` } : {});
 
   const h: Harness = {
     app,
@@ -83,18 +87,30 @@ export async function buildOAuthHarness(extraEnv: Record<string, string> = {}): 
     logs,
     secrets,
     fake: (p) => fakes[p],
+    browser,
     async start(provider, query = '') {
-      const res = await app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}/start${query}` });
+      const res = await app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}/start${query}`, headers: cookieHeader(browser.cookie) });
       const location = String(res.headers.location ?? '');
       if (location) secrets.add(new URL(location).searchParams.get('state') ?? '');
-      return { status: res.statusCode, location, body: res.body };
+      const setCookie = String(res.headers['set-cookie'] ?? '');
+      const value = /^story_oauth_browser=([^;]+)/.exec(setCookie)?.[1];
+      if (value) {
+        browser.cookie = value;
+        secrets.add(value);
+      }
+      return { status: res.statusCode, location, body: res.body, setCookie };
     },
-    async callback(provider, fields, method = 'GET') {
+    async callback(provider, fields, method = 'GET', cookie = browser.cookie) {
       const query = new URLSearchParams(fields).toString();
       const res =
         method === 'GET'
-          ? await app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}/callback?${query}` })
-          : await app.inject({ method: 'POST', url: `/api/auth/oauth/${provider}/callback`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: query });
+          ? await app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}/callback?${query}`, headers: cookieHeader(cookie) })
+          : await app.inject({
+              method: 'POST',
+              url: `/api/auth/oauth/${provider}/callback`,
+              headers: { 'content-type': 'application/x-www-form-urlencoded', ...cookieHeader(cookie) },
+              payload: query,
+            });
       const location = String(res.headers.location ?? '');
       const code = location ? new URL(location).searchParams.get('code') : null;
       if (code) secrets.add(code);

@@ -19,5 +19,5 @@ export async function registerOAuth(app: App, deps: { config: CoreApiConfig; db:
     // The library's reason (state, nonce, signature, expiry, audience...) and the provider: never a token or a code.
     onFailure: ({ provider, reason }) => app.log.warn({ provider, reason }, 'social sign-in refused'),
   });
-  await app.register(oauthRoutes({ oauth, rateLimit }), { prefix: '/api/auth/oauth' });
+  await app.register(oauthRoutes({ oauth, rateLimit, secureCookie: config.oauth.publicApiUrl.startsWith('https:') }), { prefix: '/api/auth/oauth' });
 }

@@ -7,7 +7,7 @@ export function createOAuthRepository(db: Database) {
   return {
     transaction: <T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> => db.transaction(work),
 
-    async insertState(values: { stateHash: string; provider: string; nonce: string | null; codeVerifier: string; redirectTo: string | null; ttlMinutes: number }, tx: DbOrTx = db): Promise<void> {
+    async insertState(values: { stateHash: string; browserHash: string; provider: string; nonce: string | null; codeVerifier: string; redirectTo: string | null; ttlMinutes: number }, tx: DbOrTx = db): Promise<void> {
       const { ttlMinutes, ...rest } = values;
       // Expired states of earlier starts go with each new one, so the table stays small.
       await tx.delete(oauthStates).where(sql`${oauthStates.expiresAt} < now() - interval '1 hour'`);
@@ -21,6 +21,7 @@ export function createOAuthRepository(db: Database) {
         .where(eq(oauthStates.stateHash, stateHash))
         .returning({
           provider: oauthStates.provider,
+          browserHash: oauthStates.browserHash,
           nonce: oauthStates.nonce,
           codeVerifier: oauthStates.codeVerifier,
           redirectTo: oauthStates.redirectTo,

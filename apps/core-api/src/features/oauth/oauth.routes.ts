@@ -1,6 +1,7 @@
 // /api/auth/oauth (CONTRACTS §10): start and callback answer 302; exchange answers {user, session}.
 // Public routes, limited per address (core.oauth). Apple posts its callback (form_post): that route alone
 // reads application/x-www-form-urlencoded, parsed with URLSearchParams.
+import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
@@ -10,6 +11,23 @@ import type { OAuthService } from './oauth.service';
 export interface OAuthRoutesDeps {
   oauth: OAuthService;
   rateLimit: RateLimitHandle;
+  /** PUBLIC_API_URL is https: the binding cookie is Secure and SameSite=None (Apple's cross-site form POST carries it). */
+  secureCookie: boolean;
+}
+
+/** The browser binding: a random value in a cookie set by /start; the callback must carry the same. */
+export const BINDING_COOKIE = 'story_oauth_browser';
+const BINDING_MAX_AGE = 600;
+const BINDING_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+function bindingOf(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== BINDING_COOKIE) continue;
+    const value = part.slice(eq + 1).trim();
+    if (BINDING_VALUE.test(value)) return value;
+  }
+  return undefined;
 }
 
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -38,9 +56,10 @@ const callbackFields = z.object({
 const redirect = z.null().describe('Redirect (Location header)');
 
 export const oauthRoutes =
-  ({ oauth, rateLimit }: OAuthRoutesDeps): FastifyPluginAsyncZod =>
+  ({ oauth, rateLimit, secureCookie }: OAuthRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const limited = { rateLimit: rateLimit.route('core.oauth') };
+    const cookieAttributes = `Path=/api/auth/oauth; Max-Age=${BINDING_MAX_AGE}; HttpOnly; ${secureCookie ? 'Secure; SameSite=None' : 'SameSite=Lax'}`;
 
     app.get(
       '/:provider/start',
@@ -50,7 +69,8 @@ export const oauthRoutes =
           operationId: 'oauthStart',
           summary: 'Start social sign-in: a redirect to the provider (Google, Facebook or Apple)',
           description:
-            'Answers 302 to the provider with a fresh state, PKCE (S256) and, for Google and Apple, a nonce. redirect_to is the ' +
+            'Answers 302 to the provider with a fresh state, PKCE (S256) and, for Google and Apple, a nonce, and sets the ' +
+            'story_oauth_browser cookie the callback must carry (the sign-in ends in the browser that started it). redirect_to is the ' +
             'application path to return to after sign-in. An unknown or unconfigured provider answers 404.',
           tags: ['auth'],
           params: providerParams,
@@ -58,7 +78,12 @@ export const oauthRoutes =
           response: { 302: redirect, ...errorResponses(coreErrorSchema, [400, 404, 429, 502] as const) },
         },
       },
-      async (req, reply) => reply.redirect(await oauth.start(req.params.provider, req.query.redirect_to), 302),
+      async (req, reply) => {
+        // One binding per browser, kept across starts, so two tabs can each sign in.
+        const binding = bindingOf(req.headers.cookie) ?? randomBytes(32).toString('base64url');
+        const location = await oauth.start(req.params.provider, req.query.redirect_to, binding);
+        return reply.header('set-cookie', `${BINDING_COOKIE}=${binding}; ${cookieAttributes}`).redirect(location, 302);
+      },
     );
 
     const callbackRoutes: FastifyPluginAsyncZod = async (callbackScope) => {
@@ -73,7 +98,8 @@ export const oauthRoutes =
         description:
           'Checks the state (single use), exchanges the code, verifies the ID token (Google, Apple) or reads the profile (Facebook), ' +
           'then signs in the linked account, links a verified email to its account, or creates an account. Answers 302 to ' +
-          '${APP_URL}/auth/callback?code=<one-time code>; a missing, unknown, used or expired state answers 400, a sign-in that ' +
+          '${APP_URL}/auth/callback?code=<one-time code>; a missing, unknown, used or expired state, or one started in another ' +
+          'browser (no or another story_oauth_browser cookie), answers 400, a sign-in that ' +
           'cannot be verified 401, an unverified email of an existing account 409.',
         tags: ['auth'],
         params: providerParams,
@@ -82,12 +108,12 @@ export const oauthRoutes =
       callbackScope.get(
         '/:provider/callback',
         { config: limited, schema: { ...schema('GET'), querystring: callbackFields } },
-        async (req, reply) => reply.redirect(await oauth.callback(req.params.provider, req.query), 302),
+        async (req, reply) => reply.redirect(await oauth.callback(req.params.provider, req.query, bindingOf(req.headers.cookie)), 302),
       );
       callbackScope.post(
         '/:provider/callback',
         { config: limited, schema: { ...schema('POST'), body: callbackFields } },
-        async (req, reply) => reply.redirect(await oauth.callback(req.params.provider, req.body), 302),
+        async (req, reply) => reply.redirect(await oauth.callback(req.params.provider, req.body, bindingOf(req.headers.cookie)), 302),
       );
     };
     await app.register(callbackRoutes);

@@ -1,5 +1,7 @@
 // Social sign-in (issue 18 point 2, CONTRACTS §10). start: a fresh state, PKCE verifier (S256) and, for
-// OpenID Connect, a nonce, kept server-side in oauth_states (hash of the state, 10 minutes). callback: the
+// OpenID Connect, a nonce, kept server-side in oauth_states (hash of the state, 10 minutes), bound to the
+// browser by the hash of a cookie the routes set. Server-side rather than in a signed cookie: a row can be
+// deleted, so a state works once (a cookie cannot be revoked), and the verifier never leaves the server. callback: the
 // state is taken (deleted, so it works once), the code exchanged and the ID token checked by openid-client
 // (or Facebook's profile read), then the identity signs into its linked account, links to an existing
 // account only when the provider says the email is verified, or creates an account without a password;
@@ -167,13 +169,13 @@ export function createOAuthService({ db, tokens, roles, appUrl, sessionDays, pro
     configured: (): OAuthProviderName[] => OAUTH_PROVIDERS.filter((p) => providers[p] !== undefined),
 
     /** The provider's authorization URL for a fresh state, PKCE verifier and (OIDC) nonce. */
-    async start(providerName: string, redirectTo: string | undefined): Promise<string> {
+    async start(providerName: string, redirectTo: string | undefined, browserBinding: string): Promise<string> {
       const provider = providerOf(providerName);
       const client = await clientOf(provider);
       const state = newSecret();
       const nonce = provider.oidc ? newSecret() : null;
       const codeVerifier = generators.codeVerifier();
-      await repo.insertState({ stateHash: sha256(state), provider: provider.name, nonce, codeVerifier, redirectTo: redirectTo ?? null, ttlMinutes: STATE_TTL_MINUTES });
+      await repo.insertState({ stateHash: sha256(state), browserHash: sha256(browserBinding), provider: provider.name, nonce, codeVerifier, redirectTo: redirectTo ?? null, ttlMinutes: STATE_TTL_MINUTES });
       return client.authorizationUrl({
         scope: provider.scope,
         state,
@@ -186,7 +188,7 @@ export function createOAuthService({ db, tokens, roles, appUrl, sessionDays, pro
     },
 
     /** Check the state, exchange the code, sign in (or link, or create); answers the web application's URL with a one-time code. */
-    async callback(providerName: string, input: CallbackInput): Promise<string> {
+    async callback(providerName: string, input: CallbackInput, browserBinding: string | undefined): Promise<string> {
       const provider = providerOf(providerName);
       if (!input.state) throw new AppError('validation', 'Bad request', { field: 'state', details: 'The sign-in answer has no state. Please start the sign-in again.' });
       const state = input.state;
@@ -196,6 +198,13 @@ export function createOAuthService({ db, tokens, roles, appUrl, sessionDays, pro
         throw new AppError('validation', 'Bad request', {
           field: 'state',
           details: found?.expired ? 'This sign-in took too long. Please start again.' : 'This sign-in answer does not belong to a sign-in started here, or was already used. Please start again.',
+        });
+      }
+      // A state started in another browser (an attacker's own sign-in handed to a victim): login CSRF.
+      if (!browserBinding || sha256(browserBinding) !== found.browserHash) {
+        throw new AppError('validation', 'Bad request', {
+          field: 'state',
+          details: 'This sign-in was not started in this browser. Please start the sign-in again here.',
         });
       }
       if (input.error) {

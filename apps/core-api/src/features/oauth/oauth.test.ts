@@ -38,6 +38,12 @@ describe('GET /api/auth/oauth/{provider}/start', () => {
     expect(again.get('nonce')).not.toBe(p.get('nonce'));
     expect(again.get('code_challenge')).not.toBe(p.get('code_challenge'));
 
+    // The browser binding: an HttpOnly cookie for the callback path, sent cross-site (Apple's POST) only over https.
+    expect(first.setCookie).toMatch(/^story_oauth_browser=[A-Za-z0-9_-]{43}; Path=\/api\/auth\/oauth; Max-Age=600; HttpOnly; Secure; SameSite=None$/);
+    expect(second.setCookie.split(';')[0]).toBe(first.setCookie.split(';')[0]);
+    const [bound] = await h.database.sql`select browser_hash from oauth_states where state_hash = ${sha256(p.get('state')!)}`;
+    expect(bound).toEqual({ browser_hash: sha256(h.browser.cookie!) });
+
     const [row] = await h.database.sql`select provider, nonce, redirect_to, extract(epoch from expires_at - created_at)::int as ttl from oauth_states where state_hash = ${sha256(p.get('state')!)}`;
     expect(row).toEqual({ provider: 'google', nonce: p.get('nonce'), redirect_to: '/stories/1', ttl: 600 });
     const [plain] = await h.database.sql`select count(*)::int as n from oauth_states where state_hash = ${p.get('state')!}`;
