@@ -100,6 +100,8 @@ describe('health and docs', () => {
         storage: 'ok',
         // No keys in tests: offline defaults, and no speech recogniser at all (CONTRACTS §4).
         providers: { storage: 'local', speechToText: 'unavailable', textToSpeech: ['local'], llm: 'local', email: 'outbox' },
+        // Social sign-in providers configured (issue 18): none without OAUTH_* variables.
+        oauth: [],
       },
     });
   });

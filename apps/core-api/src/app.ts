@@ -4,6 +4,7 @@ import { createAuthService } from './features/auth/auth.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { createIdentities } from './features/auth/identities';
 import { identitiesRoutes } from './features/auth/identities.routes';
+import { registerOAuth } from './features/oauth/oauth.register';
 import { createCampaignsService } from './features/campaigns/campaigns.service';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { createAccessPolicy } from './features/access/access.policy';
@@ -13,7 +14,7 @@ import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
-import { VERSION } from '@story/config';
+import { configuredOAuthProviders, VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
@@ -72,7 +73,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
       database: probeCheck(() => pingDatabase(sql)),
       storage: probeCheck(() => providers.storage.check()),
     },
-    info: () => ({ providers: describeProviders(providers) }),
+    info: () => ({ providers: describeProviders(providers), oauth: configuredOAuthProviders(config.oauth) }),
   });
 
   const auth = createAuthService({
@@ -89,6 +90,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     { prefix: '/api/auth' },
   );
   await app.register(identitiesRoutes({ identities: createIdentities({ db }), requireAuth: authHook }), { prefix: '/api/auth/identities' });
+  await registerOAuth(app, { config, db, tokens, rateLimit });
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);

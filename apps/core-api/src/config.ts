@@ -1,7 +1,7 @@
 // core-api configuration: the shared platform settings plus this service's port and limits (rate limits
 // are named in the limiter's table, libs/http/src/limits).
 import { z } from 'zod';
-import { loadPlatformConfig, type PlatformConfig } from '@story/config';
+import { loadOAuthConfig, loadPlatformConfig, type OAuthConfig, type PlatformConfig } from '@story/config';
 
 /** Spec 000 Limits: a stored file is at most 50 MB. */
 export const DEFAULT_MAX_STORED_FILE_BYTES = 50 * 1024 * 1024;
@@ -15,6 +15,8 @@ export interface CoreApiConfig extends PlatformConfig {
     /** MAX_STORED_FILE_BYTES: the largest file stored (spec 000: 50 MB); a benchmark may raise it on its own run. */
     maxStoredFileBytes: number;
   };
+  /** Social sign-in providers (CONTRACTS §10): only the configured ones are present. */
+  oauth: OAuthConfig;
 }
 
 // Decimal digits only: Number() would also read "0x10" or "1e3".
@@ -35,5 +37,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     service: 'core-api',
     port: platform.ports.coreApi,
     limits: { sessionDays: 30, maxStoredFileBytes: parsed.data },
+    oauth: loadOAuthConfig(env, platform.publicBaseUrl ?? `http://${platform.host}:${platform.ports.coreApi}`),
   };
 }

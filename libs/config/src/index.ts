@@ -4,3 +4,4 @@ export * from './secrets';
 export * from './platform-config';
 export * from './version';
 export * from './trust-proxy';
+export * from './oauth';

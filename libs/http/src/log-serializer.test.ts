@@ -26,6 +26,7 @@ describe('redactUrl', () => {
     ['/x?TOKEN=a&token[]=b&%74oken=c&invite_token=d', '/x?TOKEN=[redacted]&token[]=[redacted]&%74oken=[redacted]&invite_token=[redacted]'],
     ['/api/family/%69nvitations/SeCrEt', '/api/family/%69nvitations/[redacted]'],
     ['/api/stories/abc/share/XyZ123', '/api/stories/abc/share/XyZ123'],
+    ['/api/auth/oauth/google/callback?code=abc&state=def&scope=email', '/api/auth/oauth/google/callback?code=[redacted]&state=[redacted]&scope=email'],
   ])('%s -> %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

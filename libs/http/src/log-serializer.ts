@@ -23,6 +23,8 @@ const SECRET_PARAMS = new Set([
   'apikey',
   'key',
   'otp',
+  // The OAuth state of a social sign-in callback (with its code, the one thing that completes the sign-in).
+  'state',
   'jwt',
   'auth',
   'authorization',

@@ -1,5 +1,7 @@
 // Every table of the three services. One file per concern; drizzle-kit reads this index.
 export * from './accounts';
+export * from './auth-identities';
+export * from './oauth';
 export * from './settings';
 export * from './campaigns';
 export * from './recordings';

@@ -18,6 +18,8 @@ it.each([
   // CONTRACTS §10
   ['core.magic-link.ip', { max: 20, window: 'hour', key: 'ip', store: 'window' }],
   ['core.magic-link.email', { max: 5, window: 'hour', key: 'email', store: 'postgres' }],
+  // issue 18: social sign-in
+  ['core.oauth', { max: 30, window: 'minute', key: 'ip', store: 'window' }],
   // spec 001
   ['email.admin', { max: 100, window: 'minute', key: 'caller', store: 'window' }],
   ['email.user', { max: 60, window: 'minute', key: 'caller', store: 'window' }],
