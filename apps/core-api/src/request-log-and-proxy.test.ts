@@ -1,23 +1,12 @@
 // Issue 11 points 6 and 7 in core-api: the request log holds no invitation token from a URL, and
 // X-Forwarded-For is believed only with TRUST_PROXY.
 import { Writable } from 'node:stream';
-import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
+import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { newFamilyGroup, newInvitation } from './test/family-factories';
 import { signUp, uniqueEmail } from './test/helper';
-
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { stream, lines, text: () => lines.join('\n') };
-}
 
 let database: TestDatabase;
 const apps: App[] = [];

@@ -2,21 +2,10 @@
 // X-Forwarded-For is believed only with TRUST_PROXY (the per-IP limit counts the socket otherwise).
 import { Writable } from 'node:stream';
 import { createUnsubscribeTokens } from '@story/email';
-import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
+import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
 import { buildApp } from './app';
 import { loadConfig } from './config';
-
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { stream, text: () => lines.join('\n') };
-}
 
 let database: TestDatabase;
 const apps: App[] = [];

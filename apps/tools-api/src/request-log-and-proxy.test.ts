@@ -1,22 +1,11 @@
 // Issue 11 points 6 and 7 in tools-api: the request log holds no ?sessionId= (the ownership credential)
 // while share codes (public by design) stay readable; X-Forwarded-For is believed only with TRUST_PROXY.
 import { Writable } from 'node:stream';
-import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
+import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { generate, newSessionId, type TestContext } from './test/helper';
-
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { stream, text: () => lines.join('\n') };
-}
 
 let database: TestDatabase;
 const apps: App[] = [];

@@ -1,9 +1,8 @@
 // CONTRACTS §10 magic links: the same answer for known and unknown addresses, an email only for an
 // account, a 256-bit single-use 15-minute token stored as its sha256, sign-in exactly like signin.
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { decodeJwt } from 'jose';
-import { testEnv } from '@story/testing';
+import { logCapture, testEnv } from '@story/testing';
 import type { App } from '@story/http';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
@@ -11,17 +10,6 @@ import { buildTestApp, signUp, uniqueEmail, type TestContext } from '../../test/
 
 const APP_URL = 'https://app.example.test';
 const BOSS = 'magic.boss@example.test';
-
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { stream, text: () => lines.join('\n') };
-}
 
 let t: TestContext;
 let app: App;
