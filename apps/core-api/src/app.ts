@@ -90,7 +90,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     { prefix: '/api/auth' },
   );
   await app.register(identitiesRoutes({ identities: createIdentities({ db }), requireAuth: authHook }), { prefix: '/api/auth/identities' });
-  await registerOAuth(app, { config, db, tokens, rateLimit });
+  await registerOAuth(app, { config, db, rateLimit, openSession: auth.openSession });
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);

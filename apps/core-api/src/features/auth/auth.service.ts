@@ -85,6 +85,9 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
   }
 
   return {
+    /** A session for an account, inside the caller's transaction: what signin answers (magic links and social sign-in reuse it). */
+    openSession,
+
     async signup(input: { email: string; password: string; fullName?: string }, meta: ClientMeta): Promise<AuthResult> {
       const passwordHash = await hashPassword(input.password);
       // A new address is unverified, so a listed email starts as user like any other (CONTRACTS §7).

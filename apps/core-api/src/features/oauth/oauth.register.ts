@@ -1,20 +1,28 @@
 // Social sign-in's routes under /api/auth/oauth (CONTRACTS §10), with the providers built from config.
-import type { TokenSigner } from '@story/auth';
-import type { Database } from '@story/db';
+import type { Database, DbOrTx } from '@story/db';
 import type { App, RateLimitHandle } from '@story/http';
 import type { CoreApiConfig } from '../../config';
+import type { AccountView, AuthResult } from '../auth/auth.schemas';
+import type { ClientMeta } from '../auth/auth.service';
 import { createProviderClients } from './oauth.providers';
 import { oauthRoutes } from './oauth.routes';
 import { createOAuthService } from './oauth.service';
 
-export async function registerOAuth(app: App, deps: { config: CoreApiConfig; db: Database; tokens: Pick<TokenSigner, 'sign'>; rateLimit: RateLimitHandle }): Promise<void> {
-  const { config, db, tokens, rateLimit } = deps;
+export interface OAuthRegistrationDeps {
+  config: CoreApiConfig;
+  db: Database;
+  rateLimit: RateLimitHandle;
+  /** The auth service's session issuing. */
+  openSession: (tx: DbOrTx, account: AccountView, meta: ClientMeta) => Promise<AuthResult>;
+}
+
+export async function registerOAuth(app: App, deps: OAuthRegistrationDeps): Promise<void> {
+  const { config, db, rateLimit, openSession } = deps;
   const oauth = createOAuthService({
     db,
-    tokens,
+    openSession,
     roles: { adminEmails: config.adminEmails, supportEmails: config.supportEmails },
     appUrl: config.appUrl,
-    sessionDays: config.limits.sessionDays,
     providers: createProviderClients(config.oauth),
     // The library's reason (state, nonce, signature, expiry, audience...) and the provider: never a token or a code.
     onFailure: ({ provider, reason }) => app.log.warn({ provider, reason }, 'social sign-in refused'),

@@ -9,13 +9,13 @@
 // Knows no HTTP: it throws AppError and returns locations.
 import { createHash, randomBytes } from 'node:crypto';
 import { generators, type BaseClient, type CallbackParamsType, type UserinfoResponse } from 'openid-client';
-import { roleForAccount, type RoleLists, type TokenSigner } from '@story/auth';
+import { roleForAccount, type RoleLists } from '@story/auth';
 import { isUniqueViolation, type Database, type DbOrTx } from '@story/db';
 import { triggerUserSignup } from '@story/email';
 import { AppError } from '@story/http';
 import { createAuthRepository } from '../auth/auth.repository';
-import { toUser, type AccountView, type AuthResult } from '../auth/auth.schemas';
-import { ipPrefix, type ClientMeta } from '../auth/auth.service';
+import type { AccountView, AuthResult } from '../auth/auth.schemas';
+import type { ClientMeta } from '../auth/auth.service';
 import { createOAuthRepository } from './oauth.repository';
 import { OAUTH_PROVIDERS, PROVIDER_LABEL, type OAuthProviderName, type ProviderClient } from './oauth.providers';
 
@@ -27,10 +27,10 @@ const newSecret = () => randomBytes(32).toString('base64url');
 
 export interface OAuthServiceDeps {
   db: Database;
-  tokens: Pick<TokenSigner, 'sign'>;
   roles: RoleLists;
   appUrl: string;
-  sessionDays: number;
+  /** The auth service's session issuing, so a social sign-in answers exactly as signin does. */
+  openSession: (tx: DbOrTx, account: AccountView, meta: ClientMeta) => Promise<AuthResult>;
   providers: Partial<Record<OAuthProviderName, ProviderClient>>;
   /** A sign-in that failed at the provider or in the checks: the provider and the library's reason (never a token). */
   onFailure?: (info: { provider: string; reason: string }) => void;
@@ -55,7 +55,7 @@ export interface CallbackInput {
 
 const truthy = (v: unknown) => v === true || v === 'true';
 
-export function createOAuthService({ db, tokens, roles, appUrl, sessionDays, providers, onFailure }: OAuthServiceDeps) {
+export function createOAuthService({ db, roles, appUrl, openSession, providers, onFailure }: OAuthServiceDeps) {
   const repo = createOAuthRepository(db);
   const authRepo = createAuthRepository(db);
 
@@ -148,20 +148,6 @@ export function createOAuthService({ db, tokens, roles, appUrl, sessionDays, pro
     await triggerUserSignup(tx, account.id, { user_name: who.name?.split(/\s+/)[0] || 'there', onboarding_url: `${appUrl}/onboarding` });
     await repo.insertIdentity({ userId: account.id, provider: provider.name, subject: who.subject, email: who.email, emailVerified: who.emailVerified }, tx);
     return account.id;
-  }
-
-  async function openSession(tx: DbOrTx, account: AccountView, meta: ClientMeta): Promise<AuthResult> {
-    const sessionId = await authRepo.insertSession(
-      { userId: account.id, userAgent: meta.userAgent?.slice(0, 512) ?? null, ipPrefix: ipPrefix(meta.ip), expiresAt: new Date(Date.now() + sessionDays * 86_400_000) },
-      tx,
-    );
-    const refresh = newSecret();
-    await authRepo.insertRefreshToken(sessionId, sha256(refresh), tx);
-    const access = await tokens.sign({ userId: account.id, email: account.email, role: account.role, sessionId });
-    return {
-      user: toUser(account),
-      session: { access_token: access.token, token_type: 'bearer', expires_in: access.expiresIn, expires_at: access.expiresAt, refresh_token: refresh },
-    };
   }
 
   return {
