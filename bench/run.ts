@@ -3,12 +3,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runAll } from './all';
+import { BenchUsageError, checkDatabaseReachable, parseBenchArgs } from './lib/args';
 import { Cleanup, runBench } from './lib/cleanup';
 import { buildCoreApi, CAMPAIGNS, coreApiEnv, seed, startCoreApi, verifyCampaignList, type CoreApi } from './lib/core-api';
 import { prepareDatabase } from './lib/database';
 import { measure, type LoadOptions, type Measurement, type Target } from './lib/load';
 import { freePort, startTs, waitForOk, type Service } from './lib/processes';
-import { buildReport, CAMPAIGNS_TARGET, formatReport, HELLO, median, PK_SELECT, writeJson, type StartTimes } from './lib/report';
+import { buildReport, CAMPAIGNS_TARGET, formatReport, HEALTH_TARGET, HELLO, median, PK_SELECT, writeJson, type StartTimes } from './lib/report';
 
 const RESULTS_FILE = path.join(__dirname, 'results', 'latest.json');
 const RESTARTS = 3;
@@ -82,7 +84,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   const targets: Target[] = [
     { name: HELLO, url: `http://127.0.0.1:${helloPort}/` },
     { name: PK_SELECT, url: `http://127.0.0.1:${pkPort}${pkPath}` },
-    { name: 'core-api GET /health', url: `${coreUrl}/health` },
+    { name: HEALTH_TARGET, url: `${coreUrl}/health` },
     { name: CAMPAIGNS_TARGET, url: `${coreUrl}/api/campaigns`, headers: { authorization: `Bearer ${accessToken}` } },
   ];
   const measurements: Measurement[] = [];
@@ -122,4 +124,15 @@ async function main(cleanup: Cleanup): Promise<number> {
   return 0;
 }
 
-runBench(main, say);
+// Flags and the database are checked before anything starts, so bad input costs one clear line.
+void (async () => {
+  try {
+    const args = parseBenchArgs(process.argv.slice(2));
+    await checkDatabaseReachable();
+    runBench((cleanup) => (args.all ? runAll(args, cleanup, say) : main(cleanup)), say);
+  } catch (err) {
+    if (!(err instanceof BenchUsageError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+})();

@@ -42,7 +42,9 @@ async function timeOneStart(name: string, bundle: string, env: Record<string, st
 async function main(cleanup: Cleanup): Promise<number> {
   const rounds = starts();
   say('bundling the three services and the baseline with esbuild');
+  const bundleStarted = performance.now();
   const bundles = await bundleServices();
+  const bundleMs = performance.now() - bundleStarted;
   // Beside the service bundles, so it resolves fastify from the project's node_modules like they do.
   const baseline = path.join(ROOT, 'dist', 'bench', 'hello.cjs');
   await build({ absWorkingDir: ROOT, entryPoints: ['bench/baselines/hello.ts'], outfile: baseline, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', logLevel: 'warning' });
@@ -72,7 +74,11 @@ async function main(cleanup: Cleanup): Promise<number> {
   process.stdout.write('| target | median ms | x baseline |\n|---|---|---|\n');
   for (const r of rows) process.stdout.write(`| ${r.name === 'baseline' ? 'baseline: fastify hello-world' : r.name} | ${r.medianMs} | ${r.ratioToBaseline} |\n`);
   process.stdout.write(`\n${misses.length ? `MISSED: ${misses.join(', ')}` : 'every service started in under a second'}\n`);
-  writeJson(path.join(__dirname, 'results', 'start.json'), { measuredAt: new Date().toISOString(), rounds, firstStartMs: Math.round(first), rows });
+  const checks = rows
+    .filter((r) => r.name !== 'baseline')
+    .map((r) => ({ name: `${r.name} start (median, migrated db)`, target: `< ${TARGET_MS} ms`, actual: `${r.medianMs} ms (${r.ratioToBaseline}x hello-world)`, met: r.medianMs < TARGET_MS }));
+  checks.push({ name: 'first start: bundle the three services + core-api on a fresh database', target: '< 30000 ms', actual: `${Math.round(bundleMs + first)} ms (bundle ${Math.round(bundleMs)} ms)`, met: bundleMs + first < 30_000 });
+  writeJson(path.join(__dirname, 'results', 'start.json'), { measuredAt: new Date().toISOString(), rounds, bundleMs: Math.round(bundleMs), firstStartMs: Math.round(first), rows, checks });
   return 0;
 }
 

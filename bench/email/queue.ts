@@ -2,10 +2,12 @@
 // sink, with 1 and with 4 worker processes, against raw pooled nodemailer to the same sink in the same run.
 // Target (issue): throughput ≥ 50% of the baseline, zero duplicates, zero lost. See bench/email/README.md.
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import readline from 'node:readline';
 import postgres from 'postgres';
 import type { Cleanup } from '../lib/cleanup';
 import { ROOT } from '../lib/processes';
+import { writeJson } from '../lib/report';
 import { prepareEmailDatabase, runBench, say, table } from './common';
 
 const TSX_CLI = require.resolve('tsx/cli');
@@ -177,6 +179,15 @@ async function main(cleanup: Cleanup): Promise<number> {
   process.stdout.write(`\nemail queue bench: ${n} emails, SMTP sink in its own process, ${db.server}\n\n${table(out)}\n`);
   const problems = rows.flatMap((r) => r.failed.map((f) => `${r.target}: ${f}`));
   if (problems.length) process.stdout.write(`\nproblems:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  const goals: Record<number, number> = { 1: 0.5, 4: 0.7 };
+  const checks = rows
+    .filter((r) => r.sentRows !== null)
+    .map((r, i) => {
+      const workers = i === 0 ? 1 : 4;
+      const ratio = r.msgsPerSec / baseRate;
+      return { name: `${r.target} vs raw pooled nodemailer`, target: `>= ${(goals[workers]! * 100).toFixed(0)}%, none lost or duplicated`, actual: `${(ratio * 100).toFixed(0)}% (${r.msgsPerSec.toFixed(0)} vs ${baseRate.toFixed(0)} msgs/s), lost ${r.lost}, dupes ${r.duplicates}`, met: ratio >= goals[workers]! && r.lost === 0 && r.duplicates === 0 && r.failed.length === 0 };
+    });
+  writeJson(path.join(ROOT, 'bench', 'results', 'email-queue.json'), { finishedAt: new Date().toISOString(), emails: n, database: db.server, rows, checks, problems });
   return 0;
 }
 
