@@ -147,7 +147,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   const load: LoadOptions = { connections: 20, warmupSeconds: 3, durationSeconds: duration };
 
   say('building core-api (esbuild bundle, as deployed)');
-  buildCoreApi();
+  await buildCoreApi();
   const db = await prepareDatabase(cleanup, say, 'bench_sb');
   say(`database ${db.name} on ${db.server}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'story-bench-sb-'));

@@ -59,7 +59,7 @@ function failuresOf(measurements: Measurement[], services: Service[]): string[] 
 async function main(cleanup: Cleanup): Promise<number> {
   const load = loadOptions();
   say('building core-api (esbuild bundle, as deployed)');
-  buildCoreApi();
+  await buildCoreApi();
   const db = await prepareDatabase(cleanup, say);
   say(`database ${db.name} on ${db.server}`);
 

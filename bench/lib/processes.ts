@@ -31,7 +31,7 @@ export function startBundle(name: string, bundle: string, env: Record<string, st
   return startNode(name, [path.resolve(ROOT, bundle)], env);
 }
 
-function startNode(name: string, args: string[], env: Record<string, string>): Service {
+export function startNode(name: string, args: string[], env: Record<string, string>): Service {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },

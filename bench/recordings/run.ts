@@ -157,7 +157,7 @@ async function directUpload(base: string, token: string, size: number, title: st
 async function main(cleanup: Cleanup): Promise<void> {
   if (!(BIG_MB > 0)) throw new Error(`BENCH_RECORDING_BIG_MB="${process.env['BENCH_RECORDING_BIG_MB']}": must be a positive number`);
   say('building core-api (esbuild bundle, as deployed)');
-  buildCoreApi();
+  await buildCoreApi();
   const db = await prepareDatabase(cleanup, say, 'bench_rec');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'story-bench-rec-'));
   cleanup.add('remove temp directory', async () => rmSync(tmp, { recursive: true, force: true }));

@@ -15,7 +15,7 @@
 //  - a 50+ page flashcards PDF through POST /api/flashcards/:id/export, timed 5 times end to end.
 // Targets: search p95 < 50 ms, browse page 1 p95 < 20 ms, generate p95 < 50 ms, 50-page PDF < 2 s.
 // Run: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx --tsconfig tsconfig.base.json bench/tools/run.ts
-import { execFileSync } from 'node:child_process';
+import { bundleServices } from '../../tools/bundle';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -27,7 +27,7 @@ import { getTableName } from 'drizzle-orm';
 import { TOOL_ROUTES, TOOL_TABLES, type ToolRoute } from '@story/db';
 import { Cleanup, runBench } from '../lib/cleanup';
 import { prepareDatabase } from '../lib/database';
-import { freePort, ROOT, startBundle, startTs, waitForOk, type Service } from '../lib/processes';
+import { freePort, startBundle, startTs, waitForOk, type Service } from '../lib/processes';
 import { PK_SELECT, writeJson } from '../lib/report';
 
 // autocannon reports p50/p90/p97.5/p99 but not p95: its percentile list is a shared array read by the
@@ -218,7 +218,7 @@ async function pdfExport(sql: postgres.Sql, base: string, session: string): Prom
 
 async function main(cleanup: Cleanup): Promise<number> {
   say('building tools-api (esbuild bundle, as deployed)');
-  execFileSync(process.execPath, [require.resolve('nx/bin/nx'), 'run', 'tools-api:build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  await bundleServices(['tools-api']);
   const db = await prepareDatabase(cleanup, say, 'bench_tools');
   say(`database ${db.name} on ${db.server}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'story-bench-tools-'));

@@ -63,7 +63,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     createProviders(config, { db, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
   app.addHook('onClose', async () => providers.email.close());
   const tokens = createTokenSigner(config.secrets.jwtSecret);
-  const sessions = createSessionLookup(sql);
+  const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });
 
   await registerHealth(app, {

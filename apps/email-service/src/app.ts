@@ -57,7 +57,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   app.addHook('onClose', async () => delivery.close());
   const analytics = createAnalyticsRepository(db);
   const templates = createTemplatesRepository(db);
-  const authHook = requireAuth({ tokens: createTokenSigner(config.secrets.jwtSecret), sessions: createSessionLookup(sql) });
+  const authHook = requireAuth({ tokens: createTokenSigner(config.secrets.jwtSecret), sessions: createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs }) });
 
   await registerHealth(app, {
     service: 'email-service',

@@ -71,7 +71,7 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   const providers = deps.providers ?? createProviders(config, { db, publicBaseUrl, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
   app.addHook('onClose', async () => providers.email.close());
   const tokens = createTokenSigner(config.secrets.jwtSecret);
-  const sessions = createSessionLookup(sql);
+  const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });
   const featureDeps: ToolsFeatureDeps = { db, sql, providers, tokens, sessions, limitScale: config.rateLimit.scale, publicBaseUrl };
 

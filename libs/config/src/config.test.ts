@@ -11,7 +11,7 @@ describe('loadPlatformConfig', () => {
     const c = loadPlatformConfig({ DATA_DIR: dataDir });
     expect(c.ports).toEqual({ coreApi: 3000, emailService: 3001, toolsApi: 3002 });
     expect(c.host).toBe('127.0.0.1');
-    expect(c.database).toEqual({ url: undefined, useEmbedded: true, embeddedPort: 54329, poolMax: 10 });
+    expect(c.database).toEqual({ url: undefined, useEmbedded: true, embeddedPort: 54329, poolMax: 10, sessionCacheMs: 30000 });
     expect(c.storage).toEqual({ driver: 'local', root: path.join(dataDir, 'storage') });
     expect(c.email).toMatchObject({ driver: 'outbox', outboxDir: path.join(dataDir, 'outbox') });
     expect(c.rateLimit).toEqual({ redisUrl: undefined, scale: 1 });

@@ -56,6 +56,13 @@ export const databaseEnv = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']).describe('PostgreSQL URL; unset: the embedded server'),
   EMBEDDED_PG_PORT: port(54329).describe('Port of the embedded PostgreSQL server'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10).describe('postgres.js pool size per process'),
+  SESSION_CACHE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(300_000)
+    .default(30_000)
+    .describe('How long a verified session is reused without a query (changes arrive at once by LISTEN/NOTIFY); 0 asks PostgreSQL on every request'),
 });
 
 /** Object storage: S3 when S3_BUCKET is set, else files under $DATA_DIR/storage. */

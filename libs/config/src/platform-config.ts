@@ -49,7 +49,7 @@ export interface PlatformConfig {
   appUrl: string;
   /** Fastify's trustProxy: false unless TRUST_PROXY names a hop count or the proxies' addresses. */
   trustProxy: TrustProxySetting;
-  database: { url?: string; useEmbedded: boolean; embeddedPort: number; poolMax: number };
+  database: { url?: string; useEmbedded: boolean; embeddedPort: number; poolMax: number; sessionCacheMs: number };
   storage:
     | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean }
     | { driver: 'local'; root: string }
@@ -102,7 +102,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
     publicBaseUrl: e.PUBLIC_BASE_URL,
     appUrl: e.APP_URL.replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
-    database: { url: e.DATABASE_URL, useEmbedded: !e.DATABASE_URL, embeddedPort: e.EMBEDDED_PG_PORT, poolMax: e.DB_POOL_MAX },
+    database: { url: e.DATABASE_URL, useEmbedded: !e.DATABASE_URL, embeddedPort: e.EMBEDDED_PG_PORT, poolMax: e.DB_POOL_MAX, sessionCacheMs: e.SESSION_CACHE_MS },
     storage: storageConfig(e, dataDir),
     email: e.SMTP_URL
       ? { driver: 'smtp', smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM }

@@ -14,6 +14,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     CRON_SECRET: 'test-cron-secret-0123456789',
     CORS_ORIGINS: 'https://app.example.test',
     RATE_LIMIT_SCALE: '100',
+    // Tests change roles and sessions with direct SQL and read them back at once; the cached path has its own
+    // tests (libs/auth sessions.test.ts), where the change arrives through NOTIFY.
+    SESSION_CACHE_MS: '0',
     ...overrides,
   };
 }
