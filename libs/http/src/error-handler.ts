@@ -1,6 +1,6 @@
 // One setErrorHandler and one 404 handler per service: every failure leaves in that service's shape,
 // validation errors name the field, and nothing unexpected leaks (no stack, no SQL, no provider text).
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isInvalidInputError } from '@story/db';
 import { AppError, ERROR_STATUS, type ErrorKind } from './errors';
@@ -95,6 +95,22 @@ async function drainRequestBody(request: FastifyRequest): Promise<void> {
     raw.once('error', done);
     raw.resume();
   });
+}
+
+/**
+ * Fastify's own errors before routing never reach setErrorHandler: a path that is not valid percent-encoding
+ * and a path segment over maxParamLength. Answered here in the service's shape, with a fixed message (the
+ * raw path can be huge and is the attacker's text).
+ */
+export function frameworkErrorResponder(render: ErrorRenderer): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  return (error, request, reply) => {
+    const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+    const normalized: NormalizedError = tooLong
+      ? { status: 414, kind: 'validation', message: 'URI too long: a path segment is over 100 characters' }
+      : { status: 400, kind: 'validation', message: 'Malformed URL: the path is not valid percent-encoded UTF-8', field: 'path' };
+    request.log.info({ status: normalized.status, code: error.code }, normalized.message);
+    void (reply as FastifyReply).status(normalized.status).type('application/json; charset=utf-8').send(render(normalized, { request: request as FastifyRequest, elapsedMs: reply.elapsedTime }));
+  };
 }
 
 export interface ErrorHandlingOptions {

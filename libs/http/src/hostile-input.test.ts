@@ -201,3 +201,20 @@ describe('a body over the route limit on a real socket', () => {
     }
   }, 60_000);
 });
+
+describe('errors Fastify raises before routing', () => {
+  it.each([
+    ['core', coreErrorRenderer, (b: Record<string, unknown>) => typeof b['error'] === 'string'],
+    ['tools', toolsErrorRenderer, (b: Record<string, unknown>) => b['success'] === false && typeof (b['error'] as Record<string, unknown>)['code'] === 'string'],
+  ] as const)('answers a bad percent-encoding and an over-long segment in the %s shape, echoing neither', async (_name, render, shaped) => {
+    const app = await serviceWith(render);
+    const bad = await app.inject({ url: '/things/%ED%A0%80' });
+    expect(bad.statusCode).toBe(400);
+    expect(shaped(bad.json())).toBe(true);
+    const long = await app.inject({ url: `/things/${'a'.repeat(5000)}` });
+    expect(long.statusCode).toBe(414);
+    expect(shaped(long.json())).toBe(true);
+    expect(long.body).not.toContain('aaaa');
+    await app.close();
+  });
+});

@@ -1,7 +1,7 @@
 // The Fastify instance every service starts from: zod type provider, request ids, pino with secrets
 // redacted, body limits. Features are registered on it by each app's buildApp.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyRequest, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type FastifyRequest, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { serializeRequest } from './log-serializer';
@@ -27,6 +27,8 @@ export interface ServerOptions {
   trustProxy?: boolean | number | string[];
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: DestinationStream;
+  /** Errors Fastify raises before routing (a bad URL, an over-long path segment), answered in the service's shape. */
+  frameworkErrors?: FastifyServerOptions['frameworkErrors'];
 }
 
 /** A hop count becomes proxy-addr's own rule (trust the nearest n hops); Fastify's types lack the number form. */
@@ -61,6 +63,7 @@ export function createServer(options: ServerOptions): App {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ajv: undefined,
+    ...(options.frameworkErrors ? { frameworkErrors: options.frameworkErrors } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(fastSerializerCompiler);

@@ -1,7 +1,7 @@
 // The plumbing every service shares, in one call: error shape, security headers, CORS, rate limits,
 // OpenAPI and /docs, auth decorators. Each app's buildApp calls it, then registers its features.
 import type { ErrorRenderer } from './error-shapes';
-import { registerErrorHandling } from './error-handler';
+import { frameworkErrorResponder, registerErrorHandling } from './error-handler';
 import { registerInputGuards, registerJsonDepthLimit } from './input-guards';
 import { registerOpenApi, type OpenApiInfo } from './openapi';
 import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './limits';
@@ -32,6 +32,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
     logStream: options.logStream,
+    frameworkErrors: frameworkErrorResponder(options.render),
   });
   registerErrorHandling(app, { render: options.render });
   // Hostile input (NUL, lone surrogates, deep JSON, hex numbers) is refused for every route, before any feature sees it.
