@@ -83,7 +83,7 @@ export const giftsRoutes =
           summary: 'Dismiss the failed-delivery notice of one gift ({giftId}) or of all (no body)',
           tags,
           security,
-          body: dismissBody.optional(),
+          body: dismissBody,
           response: { 200: z.object({ success: z.literal(true), dismissed: z.number().int() }), ...errorResponses(coreErrorSchema, [400, 401, 404, 429] as const) },
         },
       },

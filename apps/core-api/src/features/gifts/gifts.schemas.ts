@@ -18,7 +18,8 @@ export const purchaseBody = z.object({
 
 export const redeemBody = z.object({ code: z.string().trim().min(1, { message: 'is required' }).max(100) });
 export const giftIdBody = z.object({ giftId: z.uuid() });
-export const dismissBody = z.object({ giftId: z.uuid().optional() }).default({});
+/** No body (or {}) dismisses every notice of the caller. */
+export const dismissBody = z.object({ giftId: z.uuid().optional() }).nullish();
 /** DELETE routes take the gift id in the query (`?id=`), as DELETE /api/recordings does: DELETE bodies are often dropped by clients and proxies. */
 export const idQuery = z.object({ id: z.uuid() });
 export const adminListQuery = z.object({
