@@ -61,6 +61,34 @@ describe('POST /api/gifts/purchase', () => {
     expect(email).toEqual({ to_email: 'rose@example.test', status: 'pending', user_id: null, name: 'gift_notification' });
   });
 
+  it('writes nothing at all when a step of the transaction fails', async () => {
+    await sql()`create function refuse_gift_email() returns trigger language plpgsql as $$ begin raise exception 'queue down'; end $$`;
+    await sql()`create trigger refuse_gift_email before insert on email_send_queue for each row execute function refuse_gift_email()`;
+    try {
+      const before = await snapshot(sql());
+      const res = await purchase(buyer, giftBody());
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toContain('queue down');
+      expect(await snapshot(sql())).toEqual(before);
+    } finally {
+      await sql()`drop trigger refuse_gift_email on email_send_queue`;
+      await sql()`drop function refuse_gift_email()`;
+    }
+  });
+
+  it('records a gift whose email could not be queued as a failed delivery', async () => {
+    await sql()`update email_templates set is_active = false where name = 'gift_notification'`;
+    try {
+      const res = await purchase(buyer, giftBody());
+      expect(res.statusCode).toBe(201);
+      expect(res.json().gift).toMatchObject({ delivery_status: 'failed', delivery_error: 'The gift email template is switched off' });
+      const errors = await app.inject({ method: 'GET', url: '/api/gifts/errors', headers: buyer.headers });
+      expect(errors.json().errors.map((e: { gift_id: string }) => e.gift_id)).toContain(res.json().gift.id);
+    } finally {
+      await sql()`update email_templates set is_active = true where name = 'gift_notification'`;
+    }
+  });
+
   it('never writes a code into a log line', async () => {
     const bought = await buyGift(app, sql(), buyer);
     expect((await redeem(app, recipient, bought.code)).statusCode).toBe(200);
