@@ -48,7 +48,7 @@ export function createAchievementsRepository(db: Database) {
           (select count(*)::int from family_members m join family_groups g on g.id = m.family_group_id
              where g.created_by = ${userId} and m.status = 'active' and m.merged_into_id is null
                and (m.user_id is null or m.user_id <> ${userId})) as family_members`);
-      const row = rows[0]!;
+      const row: Partial<Record<Metric, number>> = rows[0] ?? {};
       return Object.fromEntries(METRICS.map((m) => [m, Number(row[m] ?? 0)])) as Metrics;
     },
 

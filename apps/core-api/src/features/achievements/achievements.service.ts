@@ -25,7 +25,7 @@ export function createAchievementsService({ db }: { db: Database }) {
     const byId = new Map(defs.map((d) => [d.id, d]));
     const achievements = rows.flatMap((r) => {
       const d = byId.get(r.achievementId);
-      return d ? [{ ...definitionView(d), unlocked_at: r.unlockedAt!.toISOString() }] : [];
+      return d && r.unlockedAt ? [{ ...definitionView(d), unlocked_at: r.unlockedAt.toISOString() }] : [];
     });
     return { achievements, totalPoints: achievements.reduce((sum, a) => sum + a.points, 0) };
   }
@@ -41,7 +41,7 @@ export function createAchievementsService({ db }: { db: Database }) {
     /** Progress toward every achievement, from the caller's activity now (read-only). */
     async progress(userId: string) {
       const [defs, metrics, rows] = await Promise.all([repo.definitions(), repo.metrics(userId), repo.progressRows(userId)]);
-      const unlockedAt = new Map(rows.filter((r) => r.unlockedAt).map((r) => [r.achievementId, r.unlockedAt!.toISOString()]));
+      const unlockedAt = new Map(rows.flatMap((r) => (r.unlockedAt ? [[r.achievementId, r.unlockedAt.toISOString()] as const] : [])));
       const progress = defs.map((d) => {
         const p = progressOf(d, metrics);
         return {

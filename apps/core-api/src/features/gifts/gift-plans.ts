@@ -60,7 +60,7 @@ export function newRedemptionCode(): string {
     }
   }
   if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out.match(/.{1,4}/g)!.join('-');
+  return (out.match(/.{1,4}/g) ?? [out]).join('-');
 }
 
 /** What the recipient typed, without case, spaces or dashes; null when it cannot be a code. */
@@ -71,6 +71,9 @@ export function normalizeCode(input: string): string | null {
 
 /** Only this hash is stored (gifts.code_hash, unique): the code itself lives in the recipient's email. */
 export const hashCode = (normalized: string) => createHash('sha256').update(normalized).digest('hex');
+
+/** The stored hash of a code this module made (its dashes are only for reading). */
+export const hashNewCode = (code: string) => hashCode(code.replace(/-/g, ''));
 
 export function addMonths(from: Date, months: number): Date {
   const d = new Date(from.getTime());

@@ -7,7 +7,7 @@ import type { Database, DbOrTx } from '@story/db';
 import { AppError, badRequest, conflict, notFound } from '@story/http';
 import { ProviderError, type Billing } from '@story/providers';
 import { queueGiftEmail } from './gift-delivery';
-import { addMonths, hashCode, newRedemptionCode, normalizeCode, parseGiftPlan, planOf, REDEEM_VALIDITY_MONTHS, TIER_RANK } from './gift-plans';
+import { addMonths, hashCode, hashNewCode, newRedemptionCode, normalizeCode, parseGiftPlan, planOf, REDEEM_VALIDITY_MONTHS, TIER_RANK } from './gift-plans';
 import { adminGiftView, effectiveStatus, errorView, giftView, type AdminGiftView, type GiftErrorView, type GiftView } from './gift-views';
 import { createGiftsRepository, giftInvoiceNumber, type GiftRow } from './gifts.repository';
 
@@ -68,7 +68,7 @@ export function createGiftsService({ db, billing, appUrl }: GiftsDeps) {
               amountCents: plan.amountCents,
               currency: plan.currency,
               paymentReference: charge.paymentReference,
-              codeHash: hashCode(normalizeCode(code)!),
+              codeHash: hashNewCode(code),
               expiresAt: addMonths(new Date(), REDEEM_VALIDITY_MONTHS),
               deliveryAttempts: 1,
             },
@@ -112,11 +112,11 @@ export function createGiftsService({ db, billing, appUrl }: GiftsDeps) {
         if (!gift || gift.status === 'cancelled') throw codeError('not_found', 'Invalid code: no gift has this code');
         if (gift.status === 'redeemed') throw codeError('conflict', 'Invalid code: this gift code has already been redeemed');
         const status = effectiveStatus(gift);
-        if (status === 'expired') throw codeError('gone', `Invalid code: this gift code expired on ${gift.expiresAt!.toISOString().slice(0, 10)}`);
+        if (status === 'expired') throw codeError('gone', `Invalid code: this gift code expired on ${gift.expiresAt?.toISOString().slice(0, 10) ?? 'its last valid day'}`);
         const profile = await repo.lockProfile(userId, tx);
         if (!profile) throw notFound('Profile');
         const plan = planOf(gift.planId);
-        if ((TIER_RANK[profile.tier] ?? 0) > TIER_RANK[plan.tier]! && profile.status !== 'cancelled') {
+        if ((TIER_RANK[profile.tier] ?? 0) > (TIER_RANK[plan.tier] ?? 0) && profile.status !== 'cancelled') {
           throw codeError('conflict', `Invalid code: your account already has the ${profile.tier} plan and this gift is for the ${plan.tier} plan; the code stays unused`);
         }
         const now = new Date();
@@ -137,7 +137,9 @@ export function createGiftsService({ db, billing, appUrl }: GiftsDeps) {
     async get(userId: string, giftId: string): Promise<{ gift: GiftView }> {
       if (!(await repo.findOwned(giftId, userId))) throw notFound('Gift');
       await repo.syncDelivery({ giftId });
-      return { gift: giftView((await repo.findOwned(giftId, userId))!) };
+      const row = await repo.findOwned(giftId, userId);
+      if (!row) throw notFound('Gift');
+      return { gift: giftView(row) };
     },
 
     /** Cancel a pending gift: refund it, void its invoice, stop its unsent email; the code stops working. */
@@ -177,7 +179,7 @@ export function createGiftsService({ db, billing, appUrl }: GiftsDeps) {
         const attempt = gift.deliveryAttempts + 1;
         let updated = await repo.update(
           gift.id,
-          { codeHash: hashCode(normalizeCode(code)!), deliveryAttempts: attempt, deliveryStatus: 'pending', deliveryError: null, errorDismissedAt: null },
+          { codeHash: hashNewCode(code), deliveryAttempts: attempt, deliveryStatus: 'pending', deliveryError: null, errorDismissedAt: null },
           tx,
         );
         const refused = await queueGiftEmail(tx, updated, code, attempt, appUrl);

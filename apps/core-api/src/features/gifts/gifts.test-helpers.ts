@@ -40,7 +40,8 @@ export const redeem = (app: App, who: SignedUp, code: unknown) => app.inject({ m
 
 export async function tierOf(sql: Sql, userId: string): Promise<{ tier: string; status: string | null }> {
   const [row] = await sql<{ tier: string; status: string | null }[]>`select subscription_tier as tier, subscription_status as status from profiles where id = ${userId}`;
-  return row!;
+  if (!row) throw new Error(`no profile for ${userId}`);
+  return row;
 }
 
 /** Everything a gift test may change, to assert that a refusal changed nothing. */
