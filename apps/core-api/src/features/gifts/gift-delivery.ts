@@ -23,7 +23,6 @@ export async function queueGiftEmail(
   const variables: Record<string, unknown> = {
     recipient_name: gift.recipientName,
     redeem_url: `${appUrl}/gifts/redeem?code=${encodeURIComponent(code)}`,
-    gift_code: code,
   };
   // Absent values fall back to the template's defaults ("Someone who loves you", its own message).
   if (gift.senderName) variables['sender_name'] = gift.senderName;

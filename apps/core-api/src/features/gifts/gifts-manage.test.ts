@@ -53,7 +53,11 @@ describe('permission matrix', () => {
     for (const who of [actors.owner, actors.stranger]) {
       expect((await call(who, 'GET', '/api/gifts/admin/list')).statusCode).toBe(403);
       expect((await call(who, 'DELETE', `/api/gifts/admin/delete?id=${bought.id}`)).statusCode).toBe(403);
+      expect((await call(who, 'GET', '/api/gifts/admin/list?limit=abc')).statusCode).toBe(403);
     }
+    const bad = await call(admin, 'GET', '/api/gifts/admin/list?status=lost');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toContain('status');
     const [row] = await sql()`select count(*)::int as n from gifts where id = ${bought.id}`;
     expect(row!['n']).toBe(1);
   });

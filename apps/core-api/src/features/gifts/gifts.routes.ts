@@ -126,7 +126,8 @@ export const giftsRoutes =
     app.get(
       '/api/gifts/admin/list',
       {
-        preHandler: adminOnly,
+        // onRequest (after the scope's auth hook): a non-admin gets 403 before any validation of the query.
+        onRequest: adminOnly,
         schema: {
           operationId: 'adminListGifts',
           summary: 'Every gift, newest first (admin)',
@@ -145,7 +146,8 @@ export const giftsRoutes =
     app.delete(
       '/api/gifts/admin/delete',
       {
-        preHandler: adminOnly,
+        // onRequest (after the scope's auth hook): a non-admin gets 403 before any validation of the query.
+        onRequest: adminOnly,
         schema: {
           operationId: 'adminDeleteGift',
           summary: 'Remove a gift record for good (?id=<gift id>, admin); no money moves',
