@@ -99,7 +99,7 @@ describe('health and docs', () => {
         database: 'ok',
         storage: 'ok',
         // No keys in tests: offline defaults, and no speech recogniser at all (CONTRACTS §4).
-        providers: { storage: 'local', speechToText: 'unavailable', textToSpeech: ['local'], llm: 'local', email: 'outbox' },
+        providers: { storage: 'local', speechToText: 'unavailable', textToSpeech: ['local'], llm: 'local', email: 'outbox', billing: 'offline' },
         // Social sign-in providers configured (issue 18): none without OAUTH_* variables.
         oauth: [],
       },

@@ -126,6 +126,7 @@ export const providersEnv = z.object({
   ANTHROPIC_BASE_URL: optionalUrl(['http:', 'https:']),
   ANTHROPIC_MODEL: z.string().default('claude-3-5-haiku-latest'),
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000).describe('Deadline of one provider call'),
+  BILLING_PROVIDER: z.enum(['offline']).default('offline').describe('Payments (gifts): offline records each charge as paid; a card processor adapter joins this list'),
 });
 
 export type RuntimeEnv = z.infer<typeof runtimeEnv>;

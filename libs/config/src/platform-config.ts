@@ -82,6 +82,7 @@ export interface PlatformConfig {
     | 'ANTHROPIC_BASE_URL'
     | 'ANTHROPIC_MODEL'
     | 'PROVIDER_TIMEOUT_MS'
+    | 'BILLING_PROVIDER'
   >;
 }
 
@@ -137,6 +138,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
       ANTHROPIC_BASE_URL: e.ANTHROPIC_BASE_URL,
       ANTHROPIC_MODEL: e.ANTHROPIC_MODEL,
       PROVIDER_TIMEOUT_MS: e.PROVIDER_TIMEOUT_MS,
+      BILLING_PROVIDER: e.BILLING_PROVIDER,
     },
   };
 }

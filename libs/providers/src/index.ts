@@ -4,6 +4,7 @@ export * from './shared/resilience';
 export * from './shared/usage';
 export * from './storage';
 export * from './email';
+export * from './billing';
 export * from './llm';
 export * from './speech-to-text';
 export * from './text-to-speech';

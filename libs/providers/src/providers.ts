@@ -2,6 +2,7 @@
 // build their providers here from the platform config; /health reports describeProviders().
 import type { PlatformConfig } from '@story/config';
 import type { Database } from '@story/db';
+import { createBilling, type Billing } from './billing';
 import { createEmailDelivery, type EmailDelivery } from './email';
 import { createLanguageModel, type LanguageModel, type LanguageModelConfig } from './llm';
 import { createDbUsageRecorder, type UsageRecorder } from './shared/usage';
@@ -15,6 +16,7 @@ export interface Providers {
   tts: TextToSpeechProviders;
   llm: LanguageModel;
   email: EmailDelivery;
+  billing: Billing;
   usage: UsageRecorder;
 }
 
@@ -24,6 +26,7 @@ export interface ProviderSummary {
   textToSpeech: string[];
   llm: string;
   email: string;
+  billing: string;
 }
 
 export function languageModelConfig(config: PlatformConfig): LanguageModelConfig {
@@ -65,6 +68,7 @@ export function createProviders(config: PlatformConfig, deps: { db: Database; pu
     tts: createTextToSpeech(config.providers, { usage, timeoutMs }),
     llm: createLanguageModel(languageModelConfig(config), { usage, timeoutMs }),
     email: createEmailDelivery(config.email),
+    billing: createBilling({ provider: config.providers.BILLING_PROVIDER }),
   };
 }
 
@@ -76,5 +80,6 @@ export function describeProviders(providers: Omit<Providers, 'usage'>): Provider
     textToSpeech: providers.tts.names,
     llm: providers.llm.model === providers.llm.provider ? providers.llm.provider : `${providers.llm.provider}:${providers.llm.model}`,
     email: providers.email.provider,
+    billing: providers.billing.provider,
   };
 }

@@ -38,7 +38,10 @@ export const gifts = pgTable(
     errorDismissedAt: timestamp('error_dismissed_at', { withTimezone: true }),
     redeemedBy: uuid('redeemed_by').references(() => accounts.id, { onDelete: 'set null' }),
     redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+    /** The code can be redeemed until then; afterwards the gift reads as expired. */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Set at redemption: the end of the subscription term the gift granted (redeemer's tier falls back then). */
+    termEndsAt: timestamp('term_ends_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -48,6 +51,8 @@ export const gifts = pgTable(
     uniqueIndex('gifts_payment_reference_key').on(t.paymentReference),
     index('gifts_user_id_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
     index('gifts_redeemed_by_idx').on(t.redeemedBy),
+    // The term-end sweep: redeemed gifts whose term has passed.
+    index('gifts_term_ends_at_idx').on(t.termEndsAt).where(sql`status = 'redeemed'`),
     // Admin list, newest first.
     index('gifts_created_at_idx').on(t.createdAt.desc().nullsFirst()),
     check('gifts_status_check', oneOf('status', GIFT_STATUSES)),
