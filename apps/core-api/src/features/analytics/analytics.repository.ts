@@ -2,6 +2,7 @@
 // the caller's calendar days in profiles.timezone: zone-less columns (stories, recordings) hold UTC wall
 // time, so they are read `at time zone 'UTC'` first (spec 000 Memories rule 2), zoned ones directly.
 import type { PendingQuery, Row, Sql } from 'postgres';
+import { one } from '@story/db';
 
 export interface ContentStats {
   campaigns: number;
@@ -76,12 +77,11 @@ export function createAnalyticsRepository(sql: Sql) {
           'audioSeconds', coalesce(sum(audio_seconds) ${f}, 0)::float8,
           'characters', coalesce(sum(characters) ${f}, 0)::float8)`;
       };
-      const [row] = await sql<{ daily: Totals; monthly: Totals; total: Totals }[]>`
+      return one(await sql<{ daily: Totals; monthly: Totals; total: Totals }[]>`
         select ${period(sql`date_trunc('day', now())`)} as daily,
                ${period(sql`date_trunc('month', now())`)} as monthly,
                ${period(null)} as total
-        from ai_usage_logs where user_id = ${userId}`;
-      return row!;
+        from ai_usage_logs where user_id = ${userId}`);
     },
 
     /** One value per calendar day from start to end (inclusive) in `tz`, days without rows as 0. */
@@ -115,13 +115,12 @@ export function createAnalyticsRepository(sql: Sql) {
     },
 
     async today(tz: string): Promise<string> {
-      const [row] = await sql<{ date: string }[]>`select to_char((now() at time zone ${tz})::date, 'YYYY-MM-DD') as date`;
-      return row!.date;
+      return one(await sql<{ date: string }[]>`select to_char((now() at time zone ${tz})::date, 'YYYY-MM-DD') as date`).date;
     },
 
     /** Counts of everything the caller owns (GET /api/content/stats). */
     async contentStats(userId: string) {
-      const [row] = await sql<ContentStats[]>`
+      return one(await sql<ContentStats[]>`
         select
           (select count(*) from campaigns where user_id = ${userId})::int as campaigns,
           (select count(*) from campaigns where user_id = ${userId} and status = 'active')::int as "activeCampaigns",
@@ -133,8 +132,7 @@ export function createAnalyticsRepository(sql: Sql) {
           (select count(*) from conversations where user_id = ${userId})::int as conversations,
           (select count(*) from books where user_id = ${userId})::int as books,
           (select count(*) from images where user_id = ${userId})::int as images,
-          (select count(*) from family_members where user_id = ${userId} and status = 'active')::int as "familyGroups"`;
-      return row!;
+          (select count(*) from family_members where user_id = ${userId} and status = 'active')::int as "familyGroups"`);
     },
 
     /** When the database answers and how fresh the usage log is (GET /api/analytics/health). */

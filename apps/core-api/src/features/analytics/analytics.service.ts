@@ -29,10 +29,13 @@ export function streaks(activeDaysDesc: readonly string[], today: string): { cur
     prev = day;
   }
   let current = 0;
-  const first = activeDaysDesc[0];
-  if (first && daysBetween(first, today) <= 1) {
-    current = 1;
-    for (let i = 1; i < activeDaysDesc.length && daysBetween(activeDaysDesc[i]!, activeDaysDesc[i - 1]!) === 1; i++) current++;
+  let last = today;
+  for (const [i, day] of activeDaysDesc.entries()) {
+    // The first active day may be today or yesterday; after it, each must be the day before the last.
+    const gap = daysBetween(day, last);
+    if (i === 0 ? gap > 1 : gap !== 1) break;
+    current++;
+    last = day;
   }
   return { current, longest };
 }

@@ -1,6 +1,6 @@
 // The SQL of consent_records (append-only history; the newest row per user is the current answer).
 import { desc, eq, sql } from 'drizzle-orm';
-import { consentRecords, type Database, type DbOrTx } from '@story/db';
+import { consentRecords, one, type Database, type DbOrTx } from '@story/db';
 
 export interface ConsentRow {
   marketing: boolean;
@@ -37,8 +37,7 @@ export function createConsentRepository(db: Database) {
     },
 
     async append(values: { userId: string; marketing: boolean; analytics: boolean; thirdParty: boolean; source: string; ipPrefix: string | null }, tx: DbOrTx = db): Promise<ConsentRow> {
-      const [row] = await tx.insert(consentRecords).values({ ...values, createdAt: sql`clock_timestamp()` }).returning(columns);
-      return row!;
+      return one(await tx.insert(consentRecords).values({ ...values, createdAt: sql`clock_timestamp()` }).returning(columns));
     },
   };
 }

@@ -17,7 +17,9 @@ export function createInvitationSignup({ auth, invitations }: { auth: Pick<AuthS
     async signup(input: InvitationSignupInput, meta: ClientMeta) {
       const { token, ...account } = input;
       const { within, ...result } = await auth.signup(account, meta, (tx, created) => invitations.accept(created.id, created.email, token, tx));
-      return { ...result, invitation: within! };
+      // signup returns `within` whenever it was given one; its absence would be a bug, not a refusal.
+      if (!within) throw new Error('signup did not run the invitation step');
+      return { ...result, invitation: within };
     },
   };
 }

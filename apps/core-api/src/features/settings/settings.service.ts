@@ -117,8 +117,7 @@ export function createSettingsService({ db }: { db: Database }) {
     /** GET /api/settings/app: every section at once, with the allowed values, for a client starting up. */
     async app(userId: string) {
       const read = async (s: SectionName) => (await readSection(s, userId)).settings;
-      const [ui, notifications, grammar, privacy, voice] = await Promise.all((['ui', 'notifications', 'grammar', 'privacy', 'voice'] as const).map(read));
-      const sections = { ui: ui!, notifications: notifications!, grammar: grammar!, privacy: privacy!, voice: voice! };
+      const sections = { ui: await read('ui'), notifications: await read('notifications'), grammar: await read('grammar'), privacy: await read('privacy'), voice: await read('voice') };
       const options = Object.fromEntries((Object.keys(SECTIONS) as SectionName[]).map((s) => [s, enumOptions(SECTIONS[s].fields)]));
       return {
         app: { service: 'core-api', version: VERSION },

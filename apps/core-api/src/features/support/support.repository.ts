@@ -1,6 +1,6 @@
 // The SQL of content reports (support_flags), on postgres.js.
 import type { Sql, TransactionSql } from 'postgres';
-import type { FlagContentType, FlagStatus } from '@story/db';
+import { one, type FlagContentType, type FlagStatus } from '@story/db';
 import { isoUtc } from '../sql-fragments';
 
 export interface FlagRow {
@@ -43,11 +43,11 @@ export function createSupportRepository(sql: Sql) {
     },
 
     async insert(tx: TransactionSql, values: { userId: string; type: FlagContentType; id: string; reason: string; details: string | null }): Promise<FlagRow> {
-      const [row] = await tx<FlagRow[]>`
+      const rows = await tx<FlagRow[]>`
         insert into support_flags (user_id, content_type, content_id, reason, details)
         values (${values.userId}, ${values.type}, ${values.id}, ${values.reason}, ${values.details})
         returning id, content_type, content_id, reason, details, status, ${isoUtc(tx, 'created_at')} as created_at`;
-      return row!;
+      return one(rows);
     },
   };
 }

@@ -39,8 +39,9 @@ export async function verifyDatabase(sql: Sql, folder?: string): Promise<Databas
     select table_name, column_name from information_schema.columns where table_schema = 'public'`;
   const present = new Map<string, Set<string>>();
   for (const c of columns) {
-    if (!present.has(c.table_name)) present.set(c.table_name, new Set());
-    present.get(c.table_name)!.add(c.column_name);
+    const set = present.get(c.table_name) ?? new Set<string>();
+    set.add(c.column_name);
+    present.set(c.table_name, set);
   }
   const missing: string[] = [];
   const missingColumns: { table: string; column: string }[] = [];
