@@ -20,7 +20,7 @@ const storyView = z.object({
 export const shareRoutes =
   ({ share, rateLimit }: { share: ShareService; rateLimit: RateLimitHandle }): FastifyPluginAsyncZod =>
   async (app) => {
-    const config = { rateLimit: rateLimit.route('core.invitation-preview') };
+    const config = { rateLimit: rateLimit.route('core.share') };
     app.get(
       '/api/share/:token',
       {
