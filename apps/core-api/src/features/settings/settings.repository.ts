@@ -34,7 +34,8 @@ function toProps(values: Row, columns: Columns): Row {
 /** The column defaults by snake name: what a user without a row has. */
 export function columnDefaults(columns: Columns, names: readonly string[]): Row {
   const byName = new Map(Object.values(columns).map((c) => [c.name, c.default]));
-  return Object.fromEntries(names.map((name) => [name, byName.get(name)]));
+  // A nullable column without a default is null, as a fresh row would hold.
+  return Object.fromEntries(names.map((name) => [name, byName.get(name) ?? null]));
 }
 
 export interface StoredSection {

@@ -150,6 +150,21 @@ describe('profile', () => {
     expect(body.options.profile.preferred_method).toEqual(['voice', 'text', 'mixed']);
   });
 
+  it('an account without a profile row reads the defaults, and a PUT makes the row', async () => {
+    const lone = await signUp(t.app);
+    await t.database.sql`delete from profiles where id = ${lone.userId}`;
+    const res = await get('/api/settings/profile', lone);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().profile).toMatchObject({
+      id: lone.userId, email: lone.email, full_name: null, first_name: '', last_name: '', timezone: 'America/New_York',
+      memories_family_download: true, preferred_method: 'mixed', technology_comfort: 'somewhat_comfortable', subscription_tier: 'free', updated_at: null,
+    });
+    const put1 = await put('/api/settings/profile', { memories_family_download: false }, lone);
+    expect(put1.json().profile.memories_family_download).toBe(false);
+    const [row] = await t.database.sql`select memories_family_download, subscription_tier from profiles where id = ${lone.userId}`;
+    expect(row).toEqual({ memories_family_download: false, subscription_tier: 'free' });
+  });
+
   it('needs a session', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/settings/profile' });
     expect(res.statusCode).toBe(401);
