@@ -14,6 +14,7 @@ import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
 import { registerGiftsAndAchievements } from './features/account-extras.register';
+import { registerSettingsAndAccount } from './features/settings.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { configuredOAuthProviders, VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
@@ -109,6 +110,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerStoriesAndBooks(app, features);
   await registerFamilyAndCampaigns(app, features);
   await registerGiftsAndAchievements(app, features);
+  await registerSettingsAndAccount(app, features, { auth });
 
   return app;
 }

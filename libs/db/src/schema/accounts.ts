@@ -122,7 +122,8 @@ export const profiles = pgTable(
     onboardingCompleted: boolean('onboarding_completed').notNull().default(false),
     onboardingStep: text('onboarding_step'),
     onboardingData: jsonb('onboarding_data').$type<Record<string, unknown>>().notNull().default({}),
-    timezone: text('timezone').notNull().default('UTC'),
+    /** IANA zone, the one home of the time-zone setting (spec 000 Settings tables: default America/New_York). */
+    timezone: text('timezone').notNull().default('America/New_York'),
     memoriesFamilyDownload: boolean('memories_family_download').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,5 +1,6 @@
 // The per-user settings tables of spec 000 "Settings tables": one row per user in each of the five
-// keyed tables (created at signup), plus data exports and push devices. Each setting lives in one table.
+// keyed tables (created at signup), plus data exports and push devices. Each setting lives in one table:
+// the time zone is profiles.timezone (the memories page and exports read it there), not a user_settings column.
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, text, time, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
@@ -18,7 +19,6 @@ export const userSettings = pgTable(
     preferredLanguage: varchar('preferred_language', { length: 10 }).notNull().default('en'),
     darkMode: boolean('dark_mode').notNull().default(false),
     textSizePreference: varchar('text_size_preference', { length: 20 }).notNull().default('medium'),
-    timezone: varchar('timezone', { length: 100 }).notNull().default('America/New_York'),
     highContrastMode: boolean('high_contrast_mode').notNull().default(false),
     reduceMotion: boolean('reduce_motion').notNull().default(false),
     screenReaderOptimized: boolean('screen_reader_optimized').notNull().default(false),

@@ -37,6 +37,7 @@ const BASE = {
   'core.stories': window(10, 'minute', 'caller', 'spec 000 Limits: story creation'),
   'core.uploads': window(20, 'hour', 'caller', 'spec 000 Limits: file upload'),
   'core.invitation-preview': window(30, 'minute', 'caller', 'core-api: the public invitation preview, per address'),
+  'core.share': window(120, 'minute', 'caller', 'core-api: public share links and their audio (GET /api/share/[token]), per address; players seek with Range'),
   'core.oauth': window(30, 'minute', 'ip', 'issue 18: social sign-in start, callback and code exchange, per address'),
   'core.invites': {
     max: 5,

@@ -88,7 +88,15 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
     /** A session for an account, inside the caller's transaction: what signin answers (magic links and social sign-in reuse it). */
     openSession,
 
-    async signup(input: { email: string; password: string; fullName?: string }, meta: ClientMeta): Promise<AuthResult> {
+    /**
+     * `within` runs inside the signup transaction once the account and its rows exist (signup with an
+     * invitation accepts it there): if it throws, no account is made.
+     */
+    async signup<T = undefined>(
+      input: { email: string; password: string; fullName?: string },
+      meta: ClientMeta,
+      within?: (tx: DbOrTx, account: { id: string; email: string }) => Promise<T>,
+    ): Promise<AuthResult & { within?: T }> {
       const passwordHash = await hashPassword(input.password);
       // A new address is unverified, so a listed email starts as user like any other (CONTRACTS §7).
       const role = roleOf({ email: input.email, emailVerified: false });
@@ -102,7 +110,8 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
           const firstName = input.fullName?.split(/\s+/)[0] ?? 'there';
           await triggerUserSignup(tx, userId, { user_name: firstName, onboarding_url: `${appUrl}/onboarding` });
           await verification.send(tx, { userId, email: account.email, userName: firstName, source: 'signup' });
-          return openSession(tx, { ...account, emailVerified: false }, meta);
+          const extra = within ? { within: await within(tx, { id: userId, email: account.email }) } : {};
+          return { ...(await openSession(tx, { ...account, emailVerified: false }, meta)), ...extra };
         });
       } catch (err) {
         if (isUniqueViolation(err, 'accounts_email_key')) {

@@ -24,10 +24,10 @@ describe('signup', () => {
     expect(claims.exp! - claims.iat!).toBe(86400);
 
     const sql = t.database.sql;
-    const [profile] = await sql`select full_name, subscription_tier, memories_family_download from profiles where id = ${body.user.id}`;
-    expect(profile).toEqual({ full_name: 'Ada Lovelace', subscription_tier: 'free', memories_family_download: true });
-    const [ui] = await sql`select timezone, text_size_preference, auto_save_interval_minutes from user_settings where user_id = ${body.user.id}`;
-    expect(ui).toEqual({ timezone: 'America/New_York', text_size_preference: 'medium', auto_save_interval_minutes: 5 });
+    const [profile] = await sql`select full_name, subscription_tier, memories_family_download, timezone from profiles where id = ${body.user.id}`;
+    expect(profile).toEqual({ full_name: 'Ada Lovelace', subscription_tier: 'free', memories_family_download: true, timezone: 'America/New_York' });
+    const [ui] = await sql`select text_size_preference, auto_save_interval_minutes from user_settings where user_id = ${body.user.id}`;
+    expect(ui).toEqual({ text_size_preference: 'medium', auto_save_interval_minutes: 5 });
     const [notif] = await sql`select email_enabled, marketing_emails, reminder_time from user_notification_settings where user_id = ${body.user.id}`;
     expect(notif).toEqual({ email_enabled: true, marketing_emails: false, reminder_time: '09:00:00' });
     for (const table of ['user_grammar_settings', 'user_privacy_settings', 'user_voice_settings', 'user_email_preferences']) {

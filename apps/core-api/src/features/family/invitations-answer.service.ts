@@ -2,7 +2,7 @@
 // declining it, and the welcome page of the family joined. Accept and reject need the signed-in account's
 // email to equal the invited address: the invitation is for that person, and a forwarded link must not
 // let someone else in. An expired or already used token is refused and nothing is written.
-import type { Database } from '@story/db';
+import type { Database, DbOrTx } from '@story/db';
 import { AppError, conflict, forbidden, notFound } from '@story/http';
 import { recordEvent } from '../timeline/timeline.service';
 import type { FamilyGroupsRepository } from './family-groups.repository';
@@ -80,9 +80,12 @@ export function createInvitationAnswers({ db, invitations, groups, members }: In
       };
     },
 
-    /** Joins the caller to the family (re-joining reuses a removed membership) and records it on the timeline. */
-    async accept(callerId: string, callerEmail: string, token: string) {
-      return db.transaction(async (tx) => {
+    /**
+     * Joins the caller to the family (re-joining reuses a removed membership) and records it on the timeline.
+     * Given `outer` (signup with an invitation), it runs inside that transaction.
+     */
+    async accept(callerId: string, callerEmail: string, token: string, outer?: DbOrTx) {
+      return (outer ?? db).transaction(async (tx) => {
         const row = await invitations.lockByTokenHash(hashInvitationToken(token), tx);
         if (!row) throw notFound('Invitation');
         assertAnswerable(row, callerEmail);
