@@ -3,3 +3,4 @@ export * from './env';
 export * from './free-port';
 export * from './openapi';
 export * from './log-capture';
+export * from './fake-http-server';
