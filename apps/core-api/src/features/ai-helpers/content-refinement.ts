@@ -54,6 +54,7 @@ export function normalise(text: string, e: Edits): string {
   t = e.apply(t, /[ \t]+$/gm, 'spacing', () => '');
   t = e.apply(t, /\n{3,}/g, 'spacing', () => '\n\n');
   t = e.apply(t, /(\p{L}) +([,;:!?.])(?=\s|$)/gu, 'punctuation', (_m, a, p) => `${a}${p}`);
+  t = e.apply(t, /(\p{Ll}{2,}) +([,;:!?.])(\p{Ll}{2,})/gu, 'punctuation', (_m, a, p, b) => `${a}${p} ${b}`);
   t = e.apply(t, /(\p{Ll}{2,})([,;:!?])(\p{L})/gu, 'punctuation', (_m, a, p, b) => `${a}${p} ${b}`);
   t = e.apply(t, /(\p{Ll}{2,})\.(\p{Lu}\p{Ll})/gu, 'punctuation', (_m, a, b) => `${a}. ${b}`);
   t = e.apply(t, /(^|[^\p{L}'’])i(?!\.e\.)(?=$|[^\p{L}'’]|['’](?:m|ve|ll|d)\b)/gmu, 'capitalization', (_m, before) => `${before}I`);

@@ -68,14 +68,15 @@ export function memoryPromptsOffline(src: PromptSources, howMany: number): Promp
   );
   const years = [...new Set(perText.flatMap((m) => m.years).map(Number))].sort((a, b) => a - b);
   const timeline: Prompt[] = [];
-  for (let i = 1; i < years.length; i++) {
-    const [a, b] = [years[i - 1]!, years[i]!];
+  for (const [i, b] of years.entries()) {
+    const a = years[i - 1];
+    if (a === undefined) continue;
     if (b - a >= 10) timeline.push({ prompt: `What was happening in your life between ${a} and ${b}?`, reason: `No story covers the ${b - a} years from ${a} to ${b}.`, category: 'timeline' });
   }
   if (years.length > 0) timeline.push({ prompt: `What do you remember from the years before ${years[0]}?`, reason: `The earliest year in the stories so far is ${years[0]}.`, category: 'timeline' });
   byCategory.push(timeline);
   const covered = new Set(themesOf(src.texts.map((t) => `${t.title} ${t.text}`).join('\n')));
-  const wanted = THEMES_FOR[src.relationship ?? 'other'] ?? THEMES_FOR['other']!;
+  const wanted = THEMES_FOR[src.relationship ?? 'other'] ?? THEMES_FOR['other'] ?? [];
   byCategory.push(
     wanted
       .filter((theme) => !covered.has(theme))

@@ -28,9 +28,10 @@ const yearOf = (img: ImageInfo) => (img.takenYear !== null ? String(img.takenYea
 
 export function placePhotosOffline(content: string, images: ImageInfo[]): Result {
   const paragraphs = storyParagraphs(content);
-  const paraWords = paragraphs.map(contentWords);
-  const paraMentions = paragraphs.map((p) => extractMentions(p));
-  const paraNameWords = paraMentions.map((m) => new Set([...m.people, ...m.places].flatMap((n) => n.toLowerCase().split(' '))));
+  const paras = paragraphs.map((text) => {
+    const m = extractMentions(text);
+    return { text, words: contentWords(text), years: m.years, nameWords: new Set([...m.people, ...m.places].flatMap((n) => n.toLowerCase().split(' '))) };
+  });
   const suggestions: Result['suggestions'] = [];
   const unplaced: Result['unplaced'] = [];
   for (const img of images) {
@@ -43,7 +44,7 @@ export function placePhotosOffline(content: string, images: ImageInfo[]): Result
     const names = extractMentions(text);
     const words = contentWords(text);
     let best = { index: -1, score: 0, reasons: [] as string[] };
-    paragraphs.forEach((p, i) => {
+    paras.forEach(({ text: p, words: pWords, years: pYears, nameWords }, i) => {
       const reasons: string[] = [];
       let score = 0;
       const lowerP = p.toLowerCase();
@@ -53,15 +54,15 @@ export function placePhotosOffline(content: string, images: ImageInfo[]): Result
           reasons.push(`names ${n}`);
         }
       }
-      if (year && (paraMentions[i]!.years.includes(year) || p.includes(year))) {
+      if (year && (pYears.includes(year) || p.includes(year))) {
         score += 2;
         reasons.push(`mentions ${year}`);
       }
       const named = new Set([...names.people, ...names.places].flatMap((n) => n.toLowerCase().split(' ')));
-      const common = [...words].filter((w) => paraWords[i]!.has(w) && !named.has(w));
+      const common = [...words].filter((w) => pWords.has(w) && !named.has(w));
       // A shared word the paragraph uses as a name ("on Briggate") counts as a name.
-      const asName = common.filter((w) => paraNameWords[i]!.has(w));
-      const plainWords = common.filter((w) => !paraNameWords[i]!.has(w));
+      const asName = common.filter((w) => nameWords.has(w));
+      const plainWords = common.filter((w) => !nameWords.has(w));
       score += asName.length * 3 + plainWords.length;
       if (asName.length) reasons.push(`names ${asName.join(', ')}`);
       if (plainWords.length) reasons.push(`shares the words ${plainWords.slice(0, 5).join(', ')}`);

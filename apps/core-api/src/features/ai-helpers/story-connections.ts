@@ -38,14 +38,14 @@ function explain(s: NamedMentions): string {
 }
 
 export function connectionsOffline(stories: StoryForLinks[], minShared: number): Connection[] {
-  const mentions = stories.map((s) => extractMentions(`${s.title}. ${s.text}`));
+  const read = stories.map((s) => ({ ...s, mentions: extractMentions(`${s.title}. ${s.text}`) }));
   const out: Connection[] = [];
-  for (let i = 0; i < stories.length; i++) {
-    for (let j = i + 1; j < stories.length; j++) {
-      const shared = sharedBetween(mentions[i]!, mentions[j]!);
+  for (const [i, a] of read.entries()) {
+    for (const b of read.slice(i + 1)) {
+      const shared = sharedBetween(a.mentions, b.mentions);
       const total = shared.people.length + shared.places.length + shared.years.length;
       if (total < minShared) continue;
-      out.push({ storyIds: [stories[i]!.id, stories[j]!.id], titles: [stories[i]!.title, stories[j]!.title], shared, strength: strengthOf(shared), explanation: explain(shared) });
+      out.push({ storyIds: [a.id, b.id], titles: [a.title, b.title], shared, strength: strengthOf(shared), explanation: explain(shared) });
     }
   }
   return out.sort((a, b) => b.strength - a.strength).slice(0, MAX_CONNECTIONS);

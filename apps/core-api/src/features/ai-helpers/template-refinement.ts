@@ -15,7 +15,7 @@ const QUESTION_START = /^(what|how|why|when|where|who|whom|which|do|did|does|can
 const LONG_PROMPT_WORDS = 60;
 
 export function placeholdersOf(template: string): string[] {
-  return [...new Set([...template.matchAll(/\{\{([a-zA-Z_][\w.]*)\}\}/g)].map((m) => m[1]!))];
+  return [...new Set([...template.matchAll(/\{\{([a-zA-Z_][\w.]*)\}\}/g)].map((m) => m[1] ?? ''))];
 }
 
 export function refineTemplateOffline(template: string, type: 'prompt' | 'book'): Result {
