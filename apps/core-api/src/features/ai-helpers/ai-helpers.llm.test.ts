@@ -76,6 +76,26 @@ it('story-connections: the model’s numbered pairs are mapped back to the calle
   expect(body.connections[0].shared.people).toEqual(['Uncle Harry']);
 });
 
+it('grammar-analysis, memory-prompts and photo-suggestions map the model’s answer onto the caller’s text and rows', async () => {
+  server.reply(completion({ issues: [{ original: 'dont', type: 'Spelling', suggestions: ["don't"], explanation: 'Missing apostrophe.' }, { original: 'absent', type: 'x' }] }));
+  const text = 'She dont like it.';
+  const analysis = (await post('grammar-analysis', { text, includeExplanations: true })).json();
+  expect(analysis).toMatchObject({ source: 'llm', issues: [{ start: 4, end: 8, text: 'dont', type: 'Spelling', suggestions: ["don't"], explanation: 'Missing apostrophe.' }] });
+  expect(analysis.readability.words).toBe(4);
+
+  server.reply(completion({ prompts: [1, 2, 3].map((n) => ({ prompt: `Question ${n}?`, reason: 'r', category: 'people' })) }));
+  const prompts = (await post('memory-prompts', { count: 2 })).json();
+  expect(prompts).toMatchObject({ source: 'llm', aiGenerated: true, prompts: [{ prompt: 'Question 1?' }, { prompt: 'Question 2?' }] });
+  expect(prompts.prompts).toHaveLength(2);
+
+  const story = await newStory(t.database.sql, user.userId, { title: 'Pier', content: '<p>First paragraph.</p><p>The pier at Bognor.</p>' });
+  const [img] = await t.database.sql<{ id: string }[]>`insert into images (user_id, storage_key, mime_type, title) values (${user.userId}, 'images/p.jpg', 'image/jpeg', 'Bognor pier') returning id`;
+  server.reply(completion({ placements: [{ photo: 1, paragraph: 2, reason: 'The pier.' }, { photo: 7, paragraph: 1, reason: 'invented photo' }] }));
+  const photos = (await post('photo-suggestions', { storyId: story.id, imageIds: [img!.id] })).json();
+  expect(photos).toMatchObject({ source: 'llm', storyId: story.id, paragraphs: 2, suggestions: [{ imageId: img!.id, paragraphIndex: 1, reasons: ['The pier.'] }], unplaced: [] });
+  expect(server.requests.at(-1)!.body.messages.at(-1).content).toContain('Bognor pier');
+});
+
 it('a provider error (5xx after the retries) falls back to the offline result, labelled offline with the reason', async () => {
   server.reply({ status: 503, body: { error: { message: 'RAW-UPSTREAM overloaded', type: 'server_error' } } });
   const before = server.requests.length;

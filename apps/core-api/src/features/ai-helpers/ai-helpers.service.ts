@@ -10,6 +10,7 @@ import { ProviderError, type LanguageModel, type UsageRecorder } from '@story/pr
 import { releaseAiRequest, reserveAiRequest } from './ai-allowance';
 import type { AiHelpersRepository } from './ai-helpers.repository';
 import type * as S from './ai-helpers.schemas';
+import { GRAMMAR_LEVELS } from './ai-helpers.schemas';
 import { contentAnalysisOffline, contentFromModel, contentModelSchema, CONTENT_SYSTEM } from './content-analysis';
 import { refinementFromModel, refinementModelSchema, refinementSystem, refineOffline } from './content-refinement';
 import * as grammar from './grammar';
@@ -110,7 +111,8 @@ export function createAiHelpersService(deps: AiHelpersDeps) {
   return {
     async grammar(callerId: string, body: S.GrammarBody): Promise<S.GrammarAnswer> {
       assertOwnUserId(callerId, body.userId);
-      const level = body.userStyle ?? ((await repo.grammarLevel(callerId)) as S.GrammarBody['userStyle']) ?? 'moderate';
+      const stored = await repo.grammarLevel(callerId);
+      const level = body.userStyle ?? GRAMMAR_LEVELS.find((l) => l === stored) ?? 'moderate';
       return answer('grammar', callerId, body.text, () => grammar.grammarOffline(checker, body.text, level), {
         system: grammar.GRAMMAR_SYSTEM,
         user: `Level: ${level}\n\n${body.text}`,
