@@ -63,7 +63,8 @@ export function normalise(text: string, e: Edits): string {
 }
 
 function expandContractions(text: string, e: Edits): string {
-  let t = e.apply(text, /\b[\p{L}]+n['’]t\b/giu, 'expansion', (m) => {
+  // Not before a subject ("Won't you?", "Didn't they"): the expanded question would read wrongly.
+  let t = e.apply(text, /\b[\p{L}]+n['’]t\b(?!\s+(?:i|you|we|they|he|she|it|there)\b)/giu, 'expansion', (m) => {
     const full = NOT_FORMS[m.toLowerCase().replace(APOS, "'")];
     return full ? likeCase(m, full) : m;
   });

@@ -24,7 +24,7 @@ describe('content refinement', () => {
 
   it('formal expands only what the next word decides; possessives and unclear forms stay', () => {
     const out = refineOffline("It's Harry's coat. I'd like tea. I'd gone home. I'd sooner not. Won't you? It's been long.", 'formal', true).refinedContent;
-    expect(out).toBe("It is Harry's coat. I would like tea. I had gone home. I'd sooner not. Will not you? It has been long.");
+    expect(out).toBe("It is Harry's coat. I would like tea. I had gone home. I'd sooner not. Won't you? It has been long.");
   });
 
   it('casual does not contract before a comma or at a sentence end', () => {
