@@ -9,6 +9,7 @@ import { createCampaignsService } from './features/campaigns/campaigns.service';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { createAccessPolicy } from './features/access/access.policy';
 import type { CoreFeatureDeps } from './features/feature-deps';
+import { registerAiHelpers } from './features/ai-helpers/ai-helpers.register';
 import { registerConversationsAndSpeech } from './features/conversations.register';
 import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
@@ -111,6 +112,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerFamilyAndCampaigns(app, features);
   await registerGiftsAndAchievements(app, features);
   await registerSettingsAndAccount(app, features, { auth });
+  await registerAiHelpers(app, features);
 
   return app;
 }

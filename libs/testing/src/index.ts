@@ -6,3 +6,4 @@ export * from './log-capture';
 export * from './fuzz/run-fuzz';
 export type { Actors } from './fuzz/openapi-requests';
 export * from './fuzz/budget';
+export * from './fake-http-server';

@@ -1,9 +1,9 @@
 // One row per AI provider call of the core platform (spec 000 "AI cost tracking"): cost per
 // capability, feeding GET /api/user/usage, the usage limits (429) and the admin AI analytics.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, numeric, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
-import { createdAt, id, oneOf } from './_columns';
+import { createdAt, id, oneOf, updatedAt } from './_columns';
 
 export const AI_OPERATIONS = ['stt', 'tts', 'llm'] as const;
 export type AiOperation = (typeof AI_OPERATIONS)[number];
@@ -43,5 +43,32 @@ export const aiUsageLogs = pgTable(
     index('ai_usage_logs_created_at_idx').on(t.createdAt),
     check('ai_usage_logs_operation_check', oneOf('operation', AI_OPERATIONS)),
     check('ai_usage_logs_costs_check', sql`stt_cost_usd >= 0 AND llm_cost_usd >= 0 AND tts_cost_usd >= 0`),
+  ],
+);
+
+export const AI_REQUEST_PERIODS = ['day', 'month'] as const;
+export type AiRequestPeriod = (typeof AI_REQUEST_PERIODS)[number];
+
+/**
+ * Requests to the AI helpers (/api/ai/*) counted against the tier's allowance, one row per account, period
+ * and UTC window (the day, or the first day of the month). The count moves by one conditional upsert
+ * (`... DO UPDATE SET count = count + 1 WHERE count < allowance RETURNING count`), so concurrent calls
+ * never pass the allowance; ai_usage_logs keeps the cost of each provider call beside it.
+ */
+export const aiRequestCounters = pgTable(
+  'ai_request_counters',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    period: text('period').$type<AiRequestPeriod>().notNull(),
+    windowStart: date('window_start', { mode: 'string' }).notNull(),
+    count: integer('count').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'ai_request_counters_pkey', columns: [t.userId, t.period, t.windowStart] }),
+    check('ai_request_counters_period_check', oneOf('period', AI_REQUEST_PERIODS)),
+    check('ai_request_counters_count_check', sql`count >= 0`),
   ],
 );

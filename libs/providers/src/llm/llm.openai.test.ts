@@ -3,7 +3,7 @@ import { ProviderError } from '../provider-error';
 import { createMemoryUsageRecorder } from '../shared/usage';
 import { createLanguageModel } from './index';
 import type { LanguageModel } from './llm.port';
-import { startFakeServer, type FakeServer } from './testing/fake-http-server';
+import { startFakeServer, type FakeServer } from '@story/testing';
 
 const RAW = 'RAW-UPSTREAM-DETAIL do-not-leak';
 const completion = (content: string, usage = { prompt_tokens: 12, completion_tokens: 5 }, model = 'gpt-4o-mini-2024-07-18') => ({

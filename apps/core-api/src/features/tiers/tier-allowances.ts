@@ -75,3 +75,20 @@ export function assertAllowance(tier: Tier, limit: AllowanceName, used: number, 
     extra: { limit, tier, allowed, used, upgradeTier: lifts },
   });
 }
+
+/**
+ * AI helper requests (/api/ai/*) per UTC day and per UTC month, counted in ai_request_counters; past either
+ * the helpers answer 429 {success: false, error, limits, usage} (spec 000 Errors 3). The spec gives no
+ * numbers: these keep a free account's helpers useful for a writing session a day while bounding what a
+ * tier costs when a real model is configured (null = unlimited).
+ */
+export interface AiAllowances {
+  aiRequestsPerDay: number | null;
+  aiRequestsPerMonth: number | null;
+}
+export const TIER_AI_ALLOWANCES: Readonly<Record<Tier, AiAllowances>> = {
+  free: { aiRequestsPerDay: 20, aiRequestsPerMonth: 200 },
+  starter: { aiRequestsPerDay: 100, aiRequestsPerMonth: 1500 },
+  family: { aiRequestsPerDay: 300, aiRequestsPerMonth: 5000 },
+  premium: { aiRequestsPerDay: 1000, aiRequestsPerMonth: 20000 },
+};

@@ -1,5 +1,6 @@
-// A scripted HTTP server on 127.0.0.1 for contract tests: the real SDKs talk to it over the wire, it
-// records every request and answers from a queue of replies (the last reply repeats).
+// A scripted HTTP server on 127.0.0.1 for contract tests: the real SDKs (in libs/providers' tests and in
+// apps' tests through their real adapters) talk to it over the wire; it records every request and
+// answers from a queue of replies (the last reply repeats).
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
