@@ -13,6 +13,8 @@ import { registerConversationsAndSpeech } from './features/conversations.registe
 import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
+import { registerImportsAndMedia } from './features/media-imports.register';
+import type { UrlFetchOptions } from './features/imports/imports.service';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { configuredOAuthProviders, VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
@@ -34,6 +36,8 @@ export interface CoreApiDeps {
   logStream?: ServiceOptions['logStream'];
   /** Storage, speech, TTS and LLM adapters; built from config when not given (tests inject fakes). */
   providers?: Providers;
+  /** URL imports: tests inject a resolver and exact private address:port allowances; never set in production. */
+  urlFetch?: UrlFetchOptions;
 }
 
 export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: CoreApiDeps }): Promise<App> {
@@ -107,6 +111,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerConversationsAndSpeech(app, features);
   await registerStoriesAndBooks(app, features);
   await registerFamilyAndCampaigns(app, features);
+  await registerImportsAndMedia(app, features, { urlFetch: deps.urlFetch });
 
   return app;
 }
