@@ -13,8 +13,9 @@ export const quotaFor = (tier: string): number => (tier === 'starter' || tier ==
 const gb = (bytes: number) => `${Math.round((bytes / GB) * 100) / 100} GB`;
 
 /**
- * The account's tier and stored bytes in one statement: recordings, images (with their thumbnails'
- * share folded into size_bytes), imported files and presigned uploads. Locks the profile row when `lock`.
+ * The account's tier and stored bytes in one statement: recordings, images (the original; thumbnails are
+ * small derived copies and not counted), imported files and presigned uploads. Locks the profile row
+ * when `lock`.
  */
 export async function storedBytes(tx: Sql | TransactionSql, userId: string, lock = false): Promise<{ tier: string; used: number }> {
   const [row] = await tx<{ tier: string | null; used: string }[]>`
