@@ -48,11 +48,11 @@ export function createAudioService(deps: { sql: Sql; storage: Pick<ObjectStorage
       const row = await recording(callerId, id, 'manage_settings');
       // 192 random bits, base64url: unguessable and URL-safe (the schema asks for at least 128).
       const token = randomBytes(24).toString('base64url');
-      const expires = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
+      const expires = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000).toISOString() : null;
       const created = one(
         await sql<{ id: string; expiresAt: string | null; createdAt: string }[]>`
           insert into audio_shares (recording_id, created_by, token, expires_at)
-          values (${row.id}, ${callerId}, ${token}, ${expires})
+          values (${row.id}, ${callerId}, ${token}, ${expires}::timestamptz)
           returning id, case when expires_at is null then null else ${isoUtc(sql, 'expires_at')} end as "expiresAt", ${isoUtc(sql, 'created_at')} as "createdAt"`,
       );
       return { id: created.id, recordingId: row.id, token, url: `${deps.publicBaseUrl}/api/share/${token}`, expiresAt: created.expiresAt, createdAt: created.createdAt };
