@@ -5,7 +5,7 @@
 // Family members who may see the owner's content may view an image; only the owner deletes it.
 import type { Sql } from 'postgres';
 import { AppError, badRequest, notFound } from '@story/http';
-import { isRangeNotSatisfiable, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
+import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertStorageQuota, quotaFor, storedBytes } from '../upload-url/storage-quota';
 import { stripLocation } from './exif-gps';
@@ -137,6 +137,7 @@ export function createImagesService(deps: { sql: Sql; storage: Pick<ObjectStorag
         }
       } catch (err) {
         await Promise.all(written.map((k) => storage.delete(k).catch(() => undefined)));
+        if (isStorageNotConfigured(err)) throw new AppError('unavailable', 'Storage is not configured, so images cannot be uploaded', { extra: { status: 'upload_failed' } });
         throw new AppError('bad_gateway', 'The image could not be written to storage', { cause: err });
       }
       try {

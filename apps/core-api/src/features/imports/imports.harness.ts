@@ -29,9 +29,9 @@ export interface ImportsHarness {
 }
 
 /** The app with its providers in hand (to look at storage) and the test-only URL fetch options. */
-export async function buildImportsApp(urlFetch?: UrlFetchOptions): Promise<ImportsHarness> {
+export async function buildImportsApp(urlFetch?: UrlFetchOptions, env: Record<string, string> = {}): Promise<ImportsHarness> {
   const database = await createTestDatabase();
-  const config = loadConfig(testEnv());
+  const config = loadConfig(testEnv(env));
   const providers = createProviders(config, { db: database.db, publicBaseUrl: 'http://127.0.0.1:3000' });
   const app = await buildApp({ config, deps: { database, providers, urlFetch } });
   await app.ready();

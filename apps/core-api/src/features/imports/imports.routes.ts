@@ -69,7 +69,7 @@ export const importsRoutes =
   ({ imports, uploadLimit, storyLimit }: { imports: ImportsService; uploadLimit: ReturnType<RateLimitHandle['route']>; storyLimit: ReturnType<RateLimitHandle['route']> }): FastifyPluginAsyncZod =>
   async (app) => {
     await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, fieldSize: 4096 }, throwFileSizeLimit: true });
-    const created = { 201: importView, ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429, 502] as const) };
+    const created = { 201: importView, ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429, 502, 503] as const) };
 
     app.get(
       '/',

@@ -6,7 +6,7 @@
 import type { Sql } from 'postgres';
 import { AppError, badRequest, checkUrl, conflict, notFound, safeFetch, SafeFetchError, UnsafeUrlError, type SafeFetchOptions } from '@story/http';
 import type { JobRunner } from '@story/jobs';
-import { newObjectKey, type ObjectStorage } from '@story/providers';
+import { isStorageNotConfigured, newObjectKey, type ObjectStorage } from '@story/providers';
 import { createStoriesRepository } from '../stories/stories.repository';
 import { toStoryView } from '../stories/stories.service';
 import { countWords, MAX_CONTENT, sanitizeContent } from '../stories/story-content';
@@ -94,6 +94,7 @@ export function createImportsService(deps: ImportsDeps) {
       if (used + file.bytes.length > quotaFor(tier)) await assertStorageQuota(sql, userId, file.bytes.length);
       const key = newObjectKey(`imports/${userId}`, type);
       await storage.put(key, file.bytes, { contentType: IMPORT_TYPES[type], contentLength: file.bytes.length }).catch((err: unknown) => {
+        if (isStorageNotConfigured(err)) throw new AppError('unavailable', 'Storage is not configured, so files cannot be imported', { extra: { status: 'upload_failed' } });
         throw new AppError('bad_gateway', 'The file could not be written to storage', { cause: err });
       });
       try {
