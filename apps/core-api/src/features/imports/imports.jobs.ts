@@ -18,5 +18,5 @@ export const importExtractJob = (imports: ImportsService) =>
     onRetry: (p, err) => imports.markRetrying(p.importId, err),
     onGiveUp: (p, err) => imports.markFailed(p.importId, err),
     // Its worker died mid-read: the row goes back to waiting, the job is run again.
-    onReclaimed: (p) => imports.markRetrying(p.importId, new Error('interrupted')),
+    onReclaimed: (p) => imports.markInterrupted(p.importId),
   });

@@ -95,8 +95,8 @@ export function createImportsRepository(sql: Sql) {
     },
 
     /** pending (waiting for another attempt) or failed (given up), with why. */
-    async setFailure(id: string, status: 'pending' | 'failed', message: string, tx: SqlOrTx = sql): Promise<void> {
-      await tx`update imports set status = ${status}, error = ${message}, updated_at = now() where id = ${id}`;
+    async setFailure(id: string, status: 'pending' | 'failed', message: string, onlyFrom?: ImportRow['status'], tx: SqlOrTx = sql): Promise<void> {
+      await tx`update imports set status = ${status}, error = ${message}, updated_at = now() where id = ${id}${onlyFrom ? tx` and status = ${onlyFrom}` : tx``}`;
     },
 
     async setCandidates(id: string, candidates: Candidate[], tx: SqlOrTx = sql): Promise<void> {

@@ -205,6 +205,8 @@ export function createImportsService(deps: ImportsDeps) {
 
     markRetrying: (importId: string, err: unknown) => repo.setFailure(importId, 'pending', failureMessage(err)),
     markFailed: (importId: string, err: unknown) => repo.setFailure(importId, 'failed', failureMessage(err)),
+    /** Its worker died mid-read: waiting again (only if it was left processing). */
+    markInterrupted: (importId: string) => repo.setFailure(importId, 'pending', 'Reading was interrupted and will be tried again', 'processing'),
   };
 }
 

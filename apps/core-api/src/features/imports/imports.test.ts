@@ -63,6 +63,7 @@ describe('imports', () => {
       }
       if (req.url === '/to-loopback') return res.writeHead(302, { location: `http://127.0.0.1:${insidePort}/admin` }).end();
       if (req.url === '/to-metadata') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' }).end();
+      if (req.url === '/flaky') return res.writeHead(503).end('busy');
       if (req.url === '/image') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(10));
       res.writeHead(404).end();
     });
@@ -215,7 +216,8 @@ describe('imports', () => {
     const loop = await post('/api/imports/url', { url: `http://memoirs.example.test:${originPort}/to-loopback` });
     const meta = await post('/api/imports', { sourceType: 'url', url: `http://memoirs.example.test:${originPort}/to-metadata` });
     const image = await post('/api/imports/url', { url: `http://memoirs.example.test:${originPort}/image` });
-    for (const res of [page, loop, meta, image]) expect(res.statusCode).toBe(201);
+    const flaky = await post('/api/imports/url', { url: `http://memoirs.example.test:${originPort}/flaky` });
+    for (const res of [page, loop, meta, image, flaky]) expect(res.statusCode).toBe(201);
     await h.app.coreJobs.drain();
 
     const done = (await get(`/api/imports/${page.json().id}`)).json();
@@ -232,6 +234,10 @@ describe('imports', () => {
       expect(failed.error).toMatch(/private, local or reserved network/);
     }
     expect((await get(`/api/imports/${image.json().id}`)).json()).toMatchObject({ status: 'failed', error: expect.stringMatching(/image\/png/) });
+    // A 503 is worth another attempt: the import waits (pending, with why) while its job backs off.
+    expect((await get(`/api/imports/${flaky.json().id}`)).json()).toMatchObject({ status: 'pending', error: 'The page answered with HTTP status 503' });
+    const [job] = await h.database.sql`select status, attempts from jobs where kind = 'import.extract' and payload->>'importId' = ${flaky.json().id}`;
+    expect(job).toMatchObject({ status: 'queued', attempts: 1 });
     // Nothing was fetched from the inside server and no connection went anywhere but the origin.
     expect(insideHits).toEqual([]);
     expect(new Set(connects)).toEqual(new Set([`127.0.0.1:${originPort}`]));
