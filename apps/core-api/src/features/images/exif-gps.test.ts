@@ -1,7 +1,7 @@
 // Location removal on real images made by sharp (libvips writes the EXIF): JPEG, PNG and WebP keep
 // decoding, keep their other EXIF fields, and lose every GPS entry; an image without EXIF is unchanged.
 import sharp from 'sharp';
-import { gpsEntryCount, stripLocation } from './exif-gps';
+import { exifTakenAt, gpsEntryCount, stripLocation } from './exif-gps';
 
 const EXIF = { IFD0: { Make: 'PhoneMaker', Model: 'Pocket 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 2650/100', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 3960/100' } };
 
@@ -42,5 +42,17 @@ describe('stripLocation', () => {
     const out = stripLocation(plain);
     expect(out.removed).toBe(0);
     expect(out.buffer.equals(plain)).toBe(true);
+  });
+});
+
+describe('exifTakenAt', () => {
+  const shot = (exif: Record<string, Record<string, string>>) => sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).jpeg().withExif(exif).toBuffer();
+
+  it('reads DateTimeOriginal with its offset, else as UTC, else IFD0 DateTime; none gives null', async () => {
+    expect(exifTakenAt(await shot({ IFD2: { DateTimeOriginal: '1978:07:14 15:30:00', OffsetTimeOriginal: '+02:00' } }))?.toISOString()).toBe('1978-07-14T13:30:00.000Z');
+    expect(exifTakenAt(await shot({ IFD2: { DateTimeOriginal: '1990:01:02 03:04:05' } }))?.toISOString()).toBe('1990-01-02T03:04:05.000Z');
+    expect(exifTakenAt(await shot({ IFD0: { DateTime: '2001:02:03 04:05:06' } }))?.toISOString()).toBe('2001-02-03T04:05:06.000Z');
+    expect(exifTakenAt(await shot({ IFD0: { DateTime: '0000:00:00 00:00:00' } }))).toBeNull();
+    expect(exifTakenAt(await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).jpeg().toBuffer())).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-// Removing the location from a photo without re-encoding it. EXIF is a TIFF structure wherever it sits
+// Removing the location from a photo without re-encoding it (and reading when it was taken). EXIF is a TIFF structure wherever it sits
 // (JPEG APP1 and HEIC items after "Exif\0\0", PNG eXIf chunks, WebP EXIF chunks); its IFD0 points at a
 // GPS IFD (tag 0x8825). We empty that IFD in place: every GPS entry and the values it points at are
 // overwritten with zeros and its entry count set to 0, so readers see an empty GPS directory and the
@@ -141,4 +141,55 @@ export function stripLocation(input: Buffer): GpsStripResult {
 /** GPS entries left in the image's EXIF (0 when it has none): for tests and checks. */
 export function gpsEntryCount(buf: Buffer): number {
   return tiffBlocks(buf).reduce((n, t) => n + gpsCount(buf, t), 0);
+}
+
+const EXIF_POINTER = 0x8769;
+const DATE_TIME_ORIGINAL = 0x9003;
+const OFFSET_TIME_ORIGINAL = 0x9011;
+const DATE_TIME = 0x0132;
+
+/** ASCII value of `tag` in the IFD at `ifd`, or null. */
+function asciiTag(buf: Buffer, t: Tiff, ifd: number, tag: number): string | null {
+  if (ifd + 2 > t.end) return null;
+  const n = u16(buf, ifd, t);
+  if (n > 1000 || ifd + 2 + n * 12 > t.end) return null;
+  for (let i = 0; i < n; i += 1) {
+    const entry = ifd + 2 + i * 12;
+    if (u16(buf, entry, t) !== tag || u16(buf, entry + 2, t) !== 2) continue;
+    const count = u32(buf, entry + 4, t);
+    const at = count > 4 ? t.start + u32(buf, entry + 8, t) : entry + 8;
+    if (at + count > t.end) return null;
+    return buf.toString('latin1', at, at + count).replace(/\0+$/, '').trim();
+  }
+  return null;
+}
+
+function pointer(buf: Buffer, t: Tiff, ifd: number, tag: number): number | null {
+  if (ifd + 2 > t.end) return null;
+  const n = u16(buf, ifd, t);
+  if (n > 1000 || ifd + 2 + n * 12 > t.end) return null;
+  for (let i = 0; i < n; i += 1) {
+    const entry = ifd + 2 + i * 12;
+    if (u16(buf, entry, t) === tag) return t.start + u32(buf, entry + 8, t);
+  }
+  return null;
+}
+
+/**
+ * When the photo was taken: EXIF DateTimeOriginal (with OffsetTimeOriginal when the camera wrote one,
+ * else read as UTC), falling back to IFD0 DateTime. Null when absent or malformed.
+ */
+export function exifTakenAt(buf: Buffer): Date | null {
+  for (const t of tiffBlocks(buf)) {
+    const ifd0 = t.start + u32(buf, t.start + 4, t);
+    const exifIfd = pointer(buf, t, ifd0, EXIF_POINTER);
+    const original = exifIfd === null ? null : asciiTag(buf, t, exifIfd, DATE_TIME_ORIGINAL);
+    const value = original ?? asciiTag(buf, t, ifd0, DATE_TIME);
+    const m = value ? /^(\d{4}):(\d\d):(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(value) : null;
+    if (!m) continue;
+    const offset = (exifIfd !== null && original ? asciiTag(buf, t, exifIfd, OFFSET_TIME_ORIGINAL) : null) ?? '';
+    const date = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${/^[+-]\d\d:\d\d$/.test(offset) ? offset : 'Z'}`);
+    if (!Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 1826) return date;
+  }
+  return null;
 }

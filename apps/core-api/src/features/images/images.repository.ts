@@ -19,6 +19,7 @@ export interface ImageRow {
   height: number | null;
   title: string | null;
   caption: string | null;
+  takenAt: string | null;
   createdAt: string;
   updatedAt: string;
   /** created_at to the microsecond (UTC), for the gallery's keyset cursor. */
@@ -36,11 +37,13 @@ export interface NewImage {
   height: number | null;
   title: string | null;
   caption: string | null;
+  takenAt: Date | null;
 }
 
 const columns = (tx: SqlOrTx) => tx`
   i.id, i.user_id as "userId", i.story_id as "storyId", i.storage_key as "storageKey", i.thumbnail_key as "thumbnailKey", i.kind,
   i.mime_type as "mimeType", i.size_bytes::float8 as "sizeBytes", i.width, i.height, i.title, i.caption,
+  case when i.taken_at is null then null else ${isoUtc(tx, 'i.taken_at')} end as "takenAt",
   ${isoUtc(tx, 'i.created_at')} as "createdAt", ${isoUtc(tx, 'i.updated_at')} as "updatedAt",
   to_char(i.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorTs"`;
 
@@ -51,8 +54,9 @@ export function createImagesRepository(sql: Sql) {
     async insert(row: NewImage, tx: SqlOrTx = sql): Promise<ImageRow> {
       const { id } = one(
         await tx<{ id: string }[]>`
-          insert into images (user_id, storage_key, thumbnail_key, kind, mime_type, size_bytes, width, height, title, caption)
-          values (${row.userId}, ${row.storageKey}, ${row.thumbnailKey}, ${row.kind}, ${row.mimeType}, ${row.sizeBytes}, ${row.width}, ${row.height}, ${row.title}, ${row.caption})
+          insert into images (user_id, storage_key, thumbnail_key, kind, mime_type, size_bytes, width, height, title, caption, taken_at)
+          values (${row.userId}, ${row.storageKey}, ${row.thumbnailKey}, ${row.kind}, ${row.mimeType}, ${row.sizeBytes}, ${row.width}, ${row.height},
+                  ${row.title}, ${row.caption}, ${row.takenAt ? row.takenAt.toISOString() : null}::timestamptz)
           returning id`,
       );
       return one(await tx<ImageRow[]>`select ${columns(tx)} from images i where i.id = ${id}`);

@@ -25,6 +25,7 @@ export const imageView = z.object({
   thumbnailUrl: z.string().nullable(),
   storyId: z.uuid().nullable(),
   userId: z.uuid(),
+  takenAt: z.string().nullable(),
   createdAt: z.string(),
 });
 const idParams = z.object({ imageId: z.uuid() });

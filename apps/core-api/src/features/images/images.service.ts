@@ -8,7 +8,7 @@ import { AppError, badRequest, notFound } from '@story/http';
 import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertStorageQuota, quotaFor, storedBytes } from '../upload-url/storage-quota';
-import { stripLocation } from './exif-gps';
+import { exifTakenAt, stripLocation } from './exif-gps';
 import { createImagesRepository, type ImageKind, type ImageRow } from './images.repository';
 
 /** Spec 000 Limits: photos at most 5 MB. */
@@ -36,6 +36,8 @@ export interface ImageView {
   thumbnailUrl: string | null;
   storyId: string | null;
   userId: string;
+  /** When the photo was taken (EXIF DateTimeOriginal), if it says. */
+  takenAt: string | null;
   createdAt: string;
 }
 
@@ -97,6 +99,7 @@ export function createImagesService(deps: { sql: Sql; storage: Pick<ObjectStorag
     thumbnailUrl: r.thumbnailKey ? `${deps.publicBaseUrl}/api/images/${r.id}/file?variant=thumbnail` : null,
     storyId: r.storyId,
     userId: r.userId,
+    takenAt: r.takenAt,
     createdAt: r.createdAt,
   });
 
@@ -144,7 +147,7 @@ export function createImagesService(deps: { sql: Sql; storage: Pick<ObjectStorag
         const row = await repo.transaction(async (tx) => {
           await assertStorageQuota(tx, userId, buffer.length);
           return repo.insert(
-            { userId, storageKey: key, thumbnailKey: thumbKey, kind: input.kind, mimeType: type.mime, sizeBytes: buffer.length, width, height, title: input.title ?? null, caption: input.caption ?? null },
+            { userId, storageKey: key, thumbnailKey: thumbKey, kind: input.kind, mimeType: type.mime, sizeBytes: buffer.length, width, height, title: input.title ?? null, caption: input.caption ?? null, takenAt: exifTakenAt(input.bytes) },
             tx,
           );
         });

@@ -7,7 +7,7 @@ import { signUp, type SignedUp } from '../../test/helper';
 import { buildImportsApp, multipart, type ImportsHarness } from '../imports/imports.harness';
 import { gpsEntryCount } from './exif-gps';
 
-const GPS_EXIF = { IFD0: { Make: 'PhoneMaker' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 2650/100', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 3960/100' } };
+const GPS_EXIF = { IFD0: { Make: 'PhoneMaker' }, IFD2: { DateTimeOriginal: '1978:07:14 15:30:00', OffsetTimeOriginal: '+02:00' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 2650/100', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 3960/100' } };
 
 const photo = (format: 'jpeg' | 'png' | 'webp' = 'jpeg', width = 1200, height = 800) =>
   sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } })
@@ -53,6 +53,7 @@ describe('images and audio', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toMatchObject({ kind: 'photo', title: 'Beach', mimeType: 'image/jpeg', width: 1200, height: 800, sizeBytes: original.length, locationRemoved: true });
+    expect(body.takenAt).toBe('1978-07-14T13:30:00.000Z');
     expect(body.image.id).toBe(body.id);
     const [row] = await h.database.sql`select storage_key, thumbnail_key from images where id = ${body.id}`;
     const kept = await readAll(row!['storage_key'] as string);
