@@ -54,6 +54,24 @@ describe('splitIntoStories', () => {
   });
 });
 
+describe('splitIntoStories on hostile input', () => {
+  it('cuts a 500,000-character paragraph without spaces quickly and completely', () => {
+    const started = Date.now();
+    const out = splitIntoStories('x'.repeat(500_000), 'Blob');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(out.map((c) => c.content).join('')).toHaveLength(500_000);
+    for (const c of out) expect(candidateHtml(c.content).length).toBeLessThanOrEqual(50_000);
+  });
+
+  it('handles many short lines and headings in linear time', () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => (i % 50 === 0 ? `\n# Part ${i}\n` : 'a line of text here')).join('\n');
+    const started = Date.now();
+    const out = splitIntoStories(text, 'x');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(out.length).toBe(400);
+  });
+});
+
 describe('candidateHtml', () => {
   it('escapes text and makes paragraphs', () => {
     expect(candidateHtml('a <b> & c\n\nline one\nline two')).toBe('<p>a &lt;b&gt; &amp; c</p><p>line one<br>line two</p>');

@@ -150,9 +150,23 @@ function groupParagraphs(paragraphs: string[]): Segment[] {
   return out;
 }
 
+/** A paragraph over MAX_CHARS in pieces: at the last space before the limit, else (no space at all) hard. */
+function cutParagraph(p: string): string[] {
+  const pieces: string[] = [];
+  let rest = p;
+  while (rest.length > MAX_CHARS) {
+    const space = rest.lastIndexOf(' ', MAX_CHARS);
+    const at = space > MAX_CHARS / 2 ? space : MAX_CHARS;
+    pieces.push(rest.slice(0, at));
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest) pieces.push(rest);
+  return pieces;
+}
+
 /** Cut a segment whose text is over MAX_CHARS between paragraphs (a single huge paragraph between sentences). */
 function capLength(seg: Segment): Segment[] {
-  const pieces = seg.paragraphs.flatMap((p) => (p.length <= MAX_CHARS ? [p] : p.match(new RegExp(`[^]{1,${MAX_CHARS}}(?=\\s|$)`, 'g')) ?? [p]));
+  const pieces = seg.paragraphs.flatMap((p) => (p.length <= MAX_CHARS ? [p] : cutParagraph(p)));
   const parts: Segment[] = [];
   let current: string[] = [];
   let size = 0;
