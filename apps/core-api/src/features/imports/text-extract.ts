@@ -59,8 +59,52 @@ async function pdfText(bytes: Buffer): Promise<Extracted> {
   }
 }
 
+/** A DOCX is a zip: more than this once unpacked is refused before mammoth (which unpacks in memory) sees it. */
+export const DOCX_MAX_UNPACKED = 64 * 1024 * 1024;
+
+/**
+ * Unpack every entry once, counting real bytes (yauzl also refuses an entry whose data disagrees with its
+ * declared size), and stop at the cap: a zip bomb dressed as a Word document never reaches mammoth.
+ */
+function assertUnpackedSize(bytes: Buffer): Promise<void> {
+  const yauzl = require('yauzl') as typeof import('yauzl');
+  return new Promise((resolve, reject) => {
+    const refuse = () => reject(new UnreadableDocumentError(`This Word document unpacks to more than ${DOCX_MAX_UNPACKED / 1024 / 1024} MB`));
+    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true }, (err, zip) => {
+      if (err || !zip) return reject(new UnreadableDocumentError('This Word document could not be read (it may be damaged)'));
+      let total = 0;
+      let entries = 0;
+      zip.on('error', () => reject(new UnreadableDocumentError('This Word document could not be read (it may be damaged)')));
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: import('yauzl').Entry) => {
+        entries += 1;
+        if (entries > 10_000 || total + entry.uncompressedSize > DOCX_MAX_UNPACKED) {
+          zip.close();
+          return refuse();
+        }
+        if (entry.fileName.endsWith('/')) return zip.readEntry();
+        zip.openReadStream(entry, (streamErr, stream) => {
+          if (streamErr || !stream) return reject(new UnreadableDocumentError('This Word document could not be read (it may be damaged)'));
+          stream.on('data', (chunk: Buffer) => {
+            total += chunk.length;
+            if (total > DOCX_MAX_UNPACKED) {
+              stream.destroy();
+              zip.close();
+              refuse();
+            }
+          });
+          stream.on('error', () => reject(new UnreadableDocumentError('This Word document could not be read (it may be damaged)')));
+          stream.on('end', () => zip.readEntry());
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
 async function docxText(bytes: Buffer): Promise<Extracted> {
   const mammoth = require('mammoth') as typeof import('mammoth');
+  await assertUnpackedSize(bytes);
   try {
     const { value } = await mammoth.convertToHtml({ buffer: bytes });
     return { text: htmlText(value) };
