@@ -16,6 +16,8 @@ import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
 import { registerGiftsAndAchievements } from './features/account-extras.register';
 import { registerSettingsAndAccount } from './features/settings.register';
+import { registerImportsAndMedia } from './features/media-imports.register';
+import type { UrlFetchOptions } from './features/imports/imports.service';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { configuredOAuthProviders, VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
@@ -37,6 +39,8 @@ export interface CoreApiDeps {
   logStream?: ServiceOptions['logStream'];
   /** Storage, speech, TTS and LLM adapters; built from config when not given (tests inject fakes). */
   providers?: Providers;
+  /** URL imports: tests inject a resolver and exact private address:port allowances; never set in production. */
+  urlFetch?: UrlFetchOptions;
 }
 
 export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: CoreApiDeps }): Promise<App> {
@@ -113,6 +117,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerGiftsAndAchievements(app, features);
   await registerSettingsAndAccount(app, features, { auth });
   await registerAiHelpers(app, features);
+  await registerImportsAndMedia(app, features, { urlFetch: deps.urlFetch });
 
   return app;
 }

@@ -15,3 +15,4 @@ export * from './serializer';
 export * from './media';
 export * from './input-guards';
 export * from './text';
+export * from './safe-fetch';

@@ -1,7 +1,7 @@
 // Content imports (spec 000 Imports): a file, pasted text or a web page turned into text, then
 // converted into a story. One row per import job, polled by GET /api/imports/[importId].
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { stories } from './stories';
 import { createdAt, id, oneOf, updatedAt } from './_columns';
@@ -10,6 +10,14 @@ export const IMPORT_SOURCE_TYPES = ['file', 'paste', 'url'] as const;
 export type ImportSourceType = (typeof IMPORT_SOURCE_TYPES)[number];
 export const IMPORT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/** One story found in an import's text: its title, plain-text content (paragraphs split by blank lines). */
+export interface ImportCandidate {
+  index: number;
+  title: string;
+  content: string;
+  wordCount: number;
+}
 
 export const imports = pgTable(
   'imports',
@@ -32,6 +40,8 @@ export const imports = pgTable(
     extractedText: text('extracted_text'),
     wordCount: integer('word_count').notNull().default(0),
     error: text('error'),
+    /** POST /api/imports/[importId]/process: the candidate stories found in extracted_text. */
+    candidates: jsonb('candidates').$type<ImportCandidate[]>(),
     /** The story made by POST /api/imports/[importId]/convert. */
     storyId: uuid('story_id').references(() => stories.id, { onDelete: 'set null' }),
     completedAt: timestamp('completed_at', { withTimezone: true }),

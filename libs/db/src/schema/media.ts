@@ -70,3 +70,30 @@ export const audioShares = pgTable(
     index('audio_shares_created_by_idx').on(t.createdBy),
   ],
 );
+
+/**
+ * Objects uploaded through POST /api/upload-url (presigned, bytes straight to storage): the row is what
+ * the stored-file quota counts and what DELETE /api/upload/delete may remove (only the owner's own).
+ * size_bytes is the size the upload was authorised for until storage reports the real one.
+ */
+export const userFiles = pgTable(
+  'user_files',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key').notNull(),
+    folder: text('folder').notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('user_files_storage_key_key').on(t.storageKey),
+    index('user_files_user_id_idx').on(t.userId),
+    check('user_files_size_check', sql`size_bytes >= 0`),
+  ],
+);

@@ -1,0 +1,216 @@
+// /api/imports (authenticated scope): create from a file, pasted text or a URL; poll the job; split into
+// candidate stories; convert them into stories. Answers are the import record (CONTRACTS §9: {id, status, ...}).
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { callerOf } from '@story/auth';
+import { AppError, assertStorableFields, badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { storyView } from '../stories/stories.schemas';
+import type { ImportRow } from './imports.repository';
+import type { ImportsService } from './imports.service';
+
+/** The multipart upload route's cap (spec 000 Limits: files at or below 8 MB go through multipart). */
+export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+const TOO_LARGE = `file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB, the most an import can be`;
+
+const tags = ['imports'];
+const security = [{ bearerAuth: [] }];
+const idParams = z.object({ importId: z.uuid() });
+
+const candidateView = z.object({ index: z.number().int(), title: z.string(), content: z.string(), wordCount: z.number().int() });
+const importView = z.object({
+  id: z.uuid(),
+  status: z.enum(['pending', 'processing', 'completed', 'failed']),
+  sourceType: z.enum(['file', 'paste', 'url']),
+  title: z.string().nullable(),
+  fileName: z.string().nullable(),
+  mimeType: z.string().nullable(),
+  fileSizeBytes: z.number().nullable(),
+  sourceUrl: z.string().nullable(),
+  wordCount: z.number().int(),
+  error: z.string().nullable(),
+  storyId: z.uuid().nullable(),
+  candidates: z.array(candidateView).nullable(),
+  completedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const toView = (r: ImportRow): z.infer<typeof importView> => ({
+  id: r.id,
+  status: r.status,
+  sourceType: r.sourceType,
+  title: r.title,
+  fileName: r.fileName,
+  mimeType: r.mimeType,
+  fileSizeBytes: r.fileSizeBytes,
+  sourceUrl: r.sourceUrl,
+  wordCount: r.wordCount,
+  error: r.error,
+  storyId: r.storyId,
+  candidates: r.candidates,
+  completedAt: r.completedAt,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+const pasteBody = z.object({ content: z.string().min(1).max(500_000), title: z.string().trim().max(200).optional() });
+const urlBody = z.object({ url: z.string().trim().min(1).max(2048), title: z.string().trim().max(200).optional() });
+const createBody = z.discriminatedUnion('sourceType', [pasteBody.extend({ sourceType: z.literal('paste') }), urlBody.extend({ sourceType: z.literal('url') })]);
+const convertBody = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    candidates: z.array(z.number().int().min(0)).min(1).max(500).optional(),
+    campaignId: z.uuid().optional(),
+  })
+  .optional();
+
+export const importsRoutes =
+  ({ imports, uploadLimit, storyLimit }: { imports: ImportsService; uploadLimit: ReturnType<RateLimitHandle['route']>; storyLimit: ReturnType<RateLimitHandle['route']> }): FastifyPluginAsyncZod =>
+  async (app) => {
+    await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, fieldSize: 4096 }, throwFileSizeLimit: true });
+    const created = { 201: importView, ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429, 502, 503] as const) };
+
+    app.get(
+      '/',
+      {
+        schema: {
+          operationId: 'listImports',
+          summary: "The caller's imports, newest first",
+          tags,
+          security,
+          querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) }),
+          response: { 200: z.object({ imports: z.array(importView) }), ...errorResponses(coreErrorSchema, [400, 401, 429] as const) },
+        },
+      },
+      async (req) => ({ imports: (await imports.list(callerOf(req).userId, req.query.limit)).map(toView) }),
+    );
+
+    app.post(
+      '/',
+      {
+        config: { rateLimit: uploadLimit },
+        schema: { operationId: 'createImport', summary: 'Start an import from pasted text or a URL (sourceType paste or url)', tags, security, body: createBody, response: created },
+      },
+      async (req, reply) => {
+        const userId = callerOf(req).userId;
+        const body = req.body;
+        const row = body.sourceType === 'paste' ? await imports.createPaste(userId, body) : await imports.createUrl(userId, body);
+        return reply.status(201).send(toView(row));
+      },
+    );
+
+    app.post(
+      '/paste',
+      { config: { rateLimit: uploadLimit }, schema: { operationId: 'importPaste', summary: 'Import pasted text (completed at once)', tags, security, body: pasteBody, response: created } },
+      async (req, reply) => reply.status(201).send(toView(await imports.createPaste(callerOf(req).userId, req.body))),
+    );
+
+    app.post(
+      '/url',
+      {
+        config: { rateLimit: uploadLimit },
+        schema: {
+          operationId: 'importUrl',
+          summary: 'Import a web page: http(s) only; private, loopback, link-local and reserved addresses refused with 400; fetched by a job',
+          tags,
+          security,
+          body: urlBody,
+          response: created,
+        },
+      },
+      async (req, reply) => reply.status(201).send(toView(await imports.createUrl(callerOf(req).userId, req.body))),
+    );
+
+    app.post(
+      '/upload',
+      {
+        config: { rateLimit: uploadLimit },
+        bodyLimit: IMPORT_MAX_BYTES + 256 * 1024,
+        schema: {
+          operationId: 'importUpload',
+          summary: `Import a file (multipart field file: PDF, DOCX or TXT judged from its bytes, at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB); read by a job`,
+          tags,
+          security,
+          consumes: ['multipart/form-data'],
+          response: created,
+        },
+      },
+      async (req, reply) => {
+        if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the document as multipart/form-data with a file field');
+        let file: { bytes: Buffer; fileName: string } | undefined;
+        const fields: Record<string, string> = {};
+        try {
+          for await (const part of req.parts()) {
+            if (part.type === 'file') {
+              if (part.fieldname !== 'file' || file) {
+                part.file.resume();
+                continue;
+              }
+              file = { bytes: await part.toBuffer(), fileName: part.filename || 'document' };
+            } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+          }
+        } catch (err) {
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', TOO_LARGE, { field: 'file' });
+          throw err;
+        }
+        assertStorableFields(fields);
+        if (!file) throw badRequest('file is required: send the document in the multipart field file', { field: 'file' });
+        const title = fields['title']?.trim().slice(0, 200);
+        return reply.status(201).send(toView(await imports.createUpload(callerOf(req).userId, file, title)));
+      },
+    );
+
+    app.get(
+      '/:importId',
+      {
+        schema: {
+          operationId: 'getImport',
+          summary: 'One import and its job status (pending, processing, completed, failed with error)',
+          tags,
+          security,
+          params: idParams,
+          response: { 200: importView, ...errorResponses(coreErrorSchema, [400, 401, 404, 429] as const) },
+        },
+      },
+      async (req) => toView(await imports.get(callerOf(req).userId, req.params.importId)),
+    );
+
+    app.post(
+      '/:importId/process',
+      {
+        schema: {
+          operationId: 'processImport',
+          summary: 'Split the imported text into candidate stories (local: chapter markers, headings, scene breaks, paragraph groups)',
+          tags,
+          security,
+          params: idParams,
+          response: { 200: importView, ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 422, 429] as const) },
+        },
+      },
+      async (req) => toView(await imports.process(callerOf(req).userId, req.params.importId)),
+    );
+
+    app.post(
+      '/:importId/convert',
+      {
+        config: { rateLimit: storyLimit },
+        schema: {
+          operationId: 'convertImport',
+          summary: 'Create stories from the candidates (all, or the chosen indexes) in one transaction; title renames a single story',
+          tags,
+          security,
+          params: idParams,
+          body: convertBody,
+          response: {
+            201: z.object({ story: storyView, stories: z.array(storyView), import: importView }),
+            ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 422, 429] as const),
+          },
+        },
+      },
+      async (req, reply) => {
+        const result = await imports.convert(callerOf(req).userId, req.params.importId, req.body ?? {});
+        return reply.status(201).send({ story: result.stories[0]!, stories: result.stories, import: toView(result.import) });
+      },
+    );
+  };
