@@ -1,0 +1,120 @@
+// Editorial records of the admin application: list, read, create, update, delete and moderate any kind of
+// content-kinds.ts. Every change and its audit row (before, after) share one transaction, so a refused
+// change leaves neither. Status moves only through `setStatus`, which enforces the moderation steps.
+import { isUniqueViolation } from '@story/db';
+import { badRequest, conflict, notFound } from '@story/http';
+import type { AuditLog } from '../admin/audit-log.repository';
+import { columnsOf, rowView } from '../admin/admin-views';
+import { contentKinds, type ContentKindName } from './content-kinds';
+import type { ContentRepository, ListFilter } from './content.repository';
+import { assertTransition, type ContentStatus } from './moderation';
+
+export interface Actor {
+  actorId: string;
+  requestId?: string;
+}
+
+const label = (kind: ContentKindName) => kind.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+export function createContentService({ repo, audit }: { repo: ContentRepository; audit: AuditLog }) {
+  const tableOf = (kind: ContentKindName) => contentKinds[kind].table;
+
+  /** A resource points somewhere: a link or a stored file (the table's check, said in words first). */
+  function checkShape(kind: ContentKindName, merged: Record<string, unknown>) {
+    if (kind === 'resource' && !merged['url'] && !merged['storageKey']) {
+      throw badRequest('A resource needs url or storage_key', { field: 'url', details: { missing_fields: ['url'] } });
+    }
+  }
+
+  function uniqueClash(kind: ContentKindName, err: unknown): never {
+    if (isUniqueViolation(err)) {
+      const field = kind === 'content_block' ? 'key' : 'slug';
+      throw conflict(`${label(kind)} with this ${field} already exists`, { details: { field } });
+    }
+    throw err;
+  }
+
+  async function change(kind: ContentKindName, action: string, actor: Actor, targetId: string, fn: (tx: Parameters<Parameters<ContentRepository['transaction']>[0]>[0]) => Promise<{ before: object | null; after: object | null }>) {
+    return repo.transaction(async (tx) => {
+      const { before, after } = await fn(tx);
+      await audit.record(
+        { ...actor, action: `${kind}.${action}`, targetType: kind, targetId, before: before && rowView(before), after: after && rowView(after) },
+        tx,
+      );
+      return after;
+    });
+  }
+
+  return {
+    async list(kind: ContentKindName, filter: ListFilter) {
+      const { rows, total } = await repo.list(tableOf(kind), contentKinds[kind].search, filter);
+      return { items: rows.map(rowView), pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + rows.length < total } };
+    },
+
+    async get(kind: ContentKindName, id: string) {
+      const row = await repo.get(tableOf(kind), id);
+      if (!row) throw notFound(label(kind));
+      return rowView(row);
+    },
+
+    async create(kind: ContentKindName, body: Record<string, unknown>, actor: Actor) {
+      const values = { ...columnsOf(body), createdBy: actor.actorId };
+      checkShape(kind, values);
+      try {
+        const after = await repo.transaction(async (tx) => {
+          const row = await repo.insert(tableOf(kind), values, tx);
+          await audit.record({ ...actor, action: `${kind}.create`, targetType: kind, targetId: row.id, before: null, after: rowView(row) }, tx);
+          return row;
+        });
+        return rowView(after);
+      } catch (err) {
+        uniqueClash(kind, err);
+      }
+    },
+
+    async update(kind: ContentKindName, id: string, body: Record<string, unknown>, actor: Actor) {
+      const values = columnsOf(body);
+      if (!Object.keys(values).length) throw badRequest('Nothing to update: send at least one field', { details: { missing_fields: Object.keys(contentKinds[kind].create.shape) } });
+      try {
+        const after = await change(kind, 'update', actor, id, async (tx) => {
+          const before = await repo.get(tableOf(kind), id, tx, true);
+          if (!before) throw notFound(label(kind));
+          checkShape(kind, { ...before, ...values });
+          return { before, after: (await repo.update(tableOf(kind), id, values, tx))! };
+        });
+        return rowView(after!);
+      } catch (err) {
+        uniqueClash(kind, err);
+      }
+    },
+
+    async remove(kind: ContentKindName, id: string, actor: Actor) {
+      await change(kind, 'delete', actor, id, async (tx) => {
+        const before = await repo.remove(tableOf(kind), id, tx);
+        if (!before) throw notFound(label(kind));
+        return { before, after: null };
+      });
+    },
+
+    /** One moderation step (moderation.ts); publishing a content block stamps published_at. */
+    async setStatus(kind: ContentKindName, id: string, status: ContentStatus, actor: Actor) {
+      if (!contentKinds[kind].moderated) throw badRequest(`${label(kind)} has no moderation status`, { field: 'status' });
+      const after = await change(kind, 'status', actor, id, async (tx) => {
+        const before = await repo.get(tableOf(kind), id, tx, true);
+        if (!before) throw notFound(label(kind));
+        assertTransition(before['status'] as ContentStatus, status);
+        const stamp = kind === 'content_block' ? { publishedAt: status === 'published' ? new Date() : null } : {};
+        return { before, after: (await repo.update(tableOf(kind), id, { status, ...stamp }, tx))! };
+      });
+      return rowView(after!);
+    },
+
+    async incrementDownload(id: string) {
+      const row = await repo.incrementDownload(id);
+      if (!row) throw notFound('Resource');
+      return { id: row.id, download_count: row.downloadCount, url: row.url, storage_key: row.storageKey };
+    },
+  };
+}
+
+export type ContentService = ReturnType<typeof createContentService>;
