@@ -94,6 +94,8 @@ export const aiProviderConfigs = pgTable(
   {
     id: id(),
     capability: text('capability').$type<AiCapability>().notNull(),
+    /** The product feature it applies to (story-conversion, conversation:chat, ... as in ai_usage_logs.feature); null: every feature of the capability. */
+    feature: text('feature'),
     provider: text('provider').notNull(),
     model: text('model'),
     isActive: boolean('is_active').notNull().default(true),
@@ -105,6 +107,7 @@ export const aiProviderConfigs = pgTable(
   },
   (t) => [
     index('ai_provider_configs_capability_priority_idx').on(t.capability, t.priority),
+    index('ai_provider_configs_capability_feature_idx').on(t.capability, t.feature),
     index('ai_provider_configs_updated_by_idx').on(t.updatedBy),
     check('ai_provider_configs_capability_check', oneOf('capability', AI_CAPABILITIES)),
   ],

@@ -15,6 +15,8 @@ export interface LlmRequest {
   /** Structured input of the task. */
   input?: Record<string, unknown>;
   system?: string;
+  /** An admin-managed prompt (ai_prompt_templates key): its active version replaces `system`, which stays the built-in fallback. */
+  promptKey?: string;
   messages: LlmMessage[];
   maxTokens?: number;
   temperature?: number;

@@ -11,7 +11,7 @@ export function createInterviewerChat({ repo, llm }: { repo: ConversationsReposi
     // A real model reads the recent turns; the offline generator needs only the last answer and topic.
     const history = llm.provider === 'local' ? [{ role: 'user' as const, content: lastAnswer }] : interviewHistory(await repo.messagesOf(conversationId));
     const result = await llm.complete(
-      { task: 'interview-question', input: { lastAnswer, topic }, system: INTERVIEWER_SYSTEM_PROMPT, messages: history, maxTokens: 160, temperature: 0.7 },
+      { task: 'interview-question', input: { lastAnswer, topic }, system: INTERVIEWER_SYSTEM_PROMPT, promptKey: 'conversation.interviewer', messages: history, maxTokens: 160, temperature: 0.7 },
       { userId, feature: 'conversation:chat' },
     );
     const question = oneQuestion(result.text);

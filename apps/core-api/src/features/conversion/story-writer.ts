@@ -40,6 +40,7 @@ export async function writeStory(llm: LanguageModel, input: { source: string; ti
       task: 'story-from-source',
       input: { transcript: input.source, title: input.title },
       system: WRITER_SYSTEM,
+      promptKey: 'story_conversion.writer',
       messages: [{ role: 'user', content: `Title: ${input.title}\n\nTranscript:\n${input.source}${correction}` }],
       maxTokens: 4000,
       temperature: 0.3,
