@@ -1,11 +1,31 @@
 // The editorial record kinds of the admin API (spec 001 "Admin resources"), described once so the
 // list/get/create/update/delete/status routes and their audit rows are the same for every kind.
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { badRequest } from '@story/http';
 import { blurbSamples, contentBlocks, editorTemplates, resources, storyPromptCollections, storyPromptLibrary } from '@story/db';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optText = (max: number) => z.string().trim().max(max).nullish();
 const settings = z.record(z.string(), z.unknown());
+
+/** How one kind of admin record is stored, named and checked. */
+export interface RecordKind {
+  table: PgTable;
+  /** Route path of the collection. */
+  path: string;
+  /** Suffix of the operationIds (listX s, getX, createX, ...). */
+  op: string;
+  /** Whether it carries the moderation status. */
+  moderated: boolean;
+  /** Columns (camelCase) that ?search matches. */
+  search: readonly string[];
+  create: z.ZodObject;
+  /** The field a unique-index clash is about (409 names it). */
+  unique?: string;
+  /** A rule over the whole row (camelCase columns) after create or update; throws a 400 naming the field. */
+  validate?: (row: Record<string, unknown>) => void;
+}
 
 export const contentKinds = {
   content_block: {
@@ -13,6 +33,7 @@ export const contentKinds = {
     path: '/api/content-blocks',
     op: 'ContentBlock',
     moderated: true,
+    unique: 'key',
     search: ['key', 'title', 'body'],
     create: z.object({
       key: z.string().trim().regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'lowercase letters, digits, _ . -'),
@@ -57,6 +78,7 @@ export const contentKinds = {
     path: '/api/admin/story-prompt-collections',
     op: 'StoryPromptCollection',
     moderated: false,
+    unique: 'slug',
     search: ['title', 'slug', 'description'],
     create: z.object({
       title: text(200),
@@ -88,17 +110,19 @@ export const contentKinds = {
     op: 'Resource',
     moderated: true,
     search: ['title', 'description', 'category'],
-    create: z
-      .object({
+    // A resource points somewhere: a link or a stored file (the table's check, said in words first).
+    validate: (row) => {
+      if (!row['url'] && !row['storageKey']) throw badRequest('A resource needs url or storage_key', { field: 'url', details: { missing_fields: ['url'] } });
+    },
+    create: z.object({
         title: text(300),
         description: optText(5000),
         category: optText(100),
         url: z.url({ protocol: /^https?$/ }).max(2000).nullish(),
         storage_key: optText(500),
         mime_type: optText(200),
-      }),
+    }),
   },
-} as const;
+} satisfies Record<string, RecordKind>;
 
-export type ContentKindName = keyof typeof contentKinds;
-export type ContentKind = (typeof contentKinds)[ContentKindName];
+export type RecordKinds = Record<string, RecordKind>;

@@ -22,6 +22,9 @@ export function createContentRepository(db: Database) {
   const idOf = (table: PgTable) => cols(table)['id']!;
 
   return {
+    /** Whether the table has this (camelCase) column, for who-stamps that only some tables carry. */
+    hasColumn: (table: PgTable, name: string) => name in cols(table),
+
     transaction: <T>(fn: (tx: DbOrTx) => Promise<T>) => db.transaction(fn),
 
     async list(table: PgTable, searchColumns: readonly string[], filter: ListFilter, tx: DbOrTx = db) {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { emailErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { requireAdminWrite } from '../admin/admin-access';
 import { actorOf, idParams, pageQuery, recordSchema, security } from '../admin/admin-views';
-import { contentKinds, type ContentKindName } from './content-kinds';
+import type { RecordKinds } from './content-kinds';
 import type { ContentService } from './content.service';
 import { CONTENT_STATUSES } from './moderation';
 
@@ -16,13 +16,13 @@ const one = z.object({ success: z.boolean(), item: recordSchema });
 const done = z.object({ success: z.boolean(), message: z.string() });
 
 export const contentRoutes =
-  ({ content, rateLimit }: { content: ContentService; rateLimit: RateLimitHandle }): FastifyPluginAsyncZod =>
+  ({ content, kinds, rateLimit, tag }: { content: ContentService; kinds: RecordKinds; rateLimit: RateLimitHandle; tag: string }): FastifyPluginAsyncZod =>
   async (app) => {
     const config = { rateLimit: rateLimit.route('email.admin') };
     const write = { config, onRequest: requireAdminWrite };
-    for (const [kind, def] of Object.entries(contentKinds) as [ContentKindName, (typeof contentKinds)[ContentKindName]][]) {
-      const tags = ['admin-content'];
-      const create = def.create as z.ZodObject;
+    for (const [kind, def] of Object.entries(kinds)) {
+      const tags = [tag];
+      const create = def.create;
       const listQuery = z.object({ ...pageQuery, search: z.string().trim().max(200).optional(), ...(def.moderated ? { status: z.enum(CONTENT_STATUSES).optional() } : {}) });
 
       app.get(def.path, {

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '@story/db';
 import { badRequest, conflict, notFound } from '@story/http';
 import type { AuditLog } from '../admin/audit-log.repository';
 import { columnsOf, rowView } from '../admin/admin-views';
-import { contentKinds, type ContentKindName } from './content-kinds';
+import type { RecordKinds } from './content-kinds';
 import type { ContentRepository, ListFilter } from './content.repository';
 import { assertTransition, type ContentStatus } from './moderation';
 
@@ -14,27 +14,27 @@ export interface Actor {
   requestId?: string;
 }
 
-const label = (kind: ContentKindName) => kind.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const label = (kind: string) => kind.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
-export function createContentService({ repo, audit }: { repo: ContentRepository; audit: AuditLog }) {
-  const tableOf = (kind: ContentKindName) => contentKinds[kind].table;
+export function createContentService({ repo, audit, kinds }: { repo: ContentRepository; audit: AuditLog; kinds: RecordKinds }) {
+  const def = (kind: string) => kinds[kind]!;
+  const tableOf = (kind: string) => def(kind).table;
+  /** created_by / updated_by where the table keeps them. */
+  const stamps = (kind: string, actorId: string, creating: boolean) => ({
+    ...(creating && repo.hasColumn(tableOf(kind), 'createdBy') ? { createdBy: actorId } : {}),
+    ...(repo.hasColumn(tableOf(kind), 'updatedBy') ? { updatedBy: actorId } : {}),
+  });
+  const checkShape = (kind: string, merged: Record<string, unknown>) => def(kind).validate?.(merged);
 
-  /** A resource points somewhere: a link or a stored file (the table's check, said in words first). */
-  function checkShape(kind: ContentKindName, merged: Record<string, unknown>) {
-    if (kind === 'resource' && !merged['url'] && !merged['storageKey']) {
-      throw badRequest('A resource needs url or storage_key', { field: 'url', details: { missing_fields: ['url'] } });
-    }
-  }
-
-  function uniqueClash(kind: ContentKindName, err: unknown): never {
+  function uniqueClash(kind: string, err: unknown): never {
     if (isUniqueViolation(err)) {
-      const field = kind === 'content_block' ? 'key' : 'slug';
+      const field = def(kind).unique ?? 'id';
       throw conflict(`${label(kind)} with this ${field} already exists`, { details: { field } });
     }
     throw err;
   }
 
-  async function change(kind: ContentKindName, action: string, actor: Actor, targetId: string, fn: (tx: Parameters<Parameters<ContentRepository['transaction']>[0]>[0]) => Promise<{ before: object | null; after: object | null }>) {
+  async function change(kind: string, action: string, actor: Actor, targetId: string, fn: (tx: Parameters<Parameters<ContentRepository['transaction']>[0]>[0]) => Promise<{ before: object | null; after: object | null }>) {
     return repo.transaction(async (tx) => {
       const { before, after } = await fn(tx);
       await audit.record(
@@ -46,19 +46,19 @@ export function createContentService({ repo, audit }: { repo: ContentRepository;
   }
 
   return {
-    async list(kind: ContentKindName, filter: ListFilter) {
-      const { rows, total } = await repo.list(tableOf(kind), contentKinds[kind].search, filter);
+    async list(kind: string, filter: ListFilter) {
+      const { rows, total } = await repo.list(tableOf(kind), def(kind).search, filter);
       return { items: rows.map(rowView), pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + rows.length < total } };
     },
 
-    async get(kind: ContentKindName, id: string) {
+    async get(kind: string, id: string) {
       const row = await repo.get(tableOf(kind), id);
       if (!row) throw notFound(label(kind));
       return rowView(row);
     },
 
-    async create(kind: ContentKindName, body: Record<string, unknown>, actor: Actor) {
-      const values = { ...columnsOf(body), createdBy: actor.actorId };
+    async create(kind: string, body: Record<string, unknown>, actor: Actor) {
+      const values = { ...columnsOf(body), ...stamps(kind, actor.actorId, true) };
       checkShape(kind, values);
       try {
         const after = await repo.transaction(async (tx) => {
@@ -72,15 +72,15 @@ export function createContentService({ repo, audit }: { repo: ContentRepository;
       }
     },
 
-    async update(kind: ContentKindName, id: string, body: Record<string, unknown>, actor: Actor) {
+    async update(kind: string, id: string, body: Record<string, unknown>, actor: Actor) {
       const values = columnsOf(body);
-      if (!Object.keys(values).length) throw badRequest('Nothing to update: send at least one field', { details: { missing_fields: Object.keys(contentKinds[kind].create.shape) } });
+      if (!Object.keys(values).length) throw badRequest('Nothing to update: send at least one field', { details: { missing_fields: Object.keys(def(kind).create.shape) } });
       try {
         const after = await change(kind, 'update', actor, id, async (tx) => {
           const before = await repo.get(tableOf(kind), id, tx, true);
           if (!before) throw notFound(label(kind));
           checkShape(kind, { ...before, ...values });
-          return { before, after: (await repo.update(tableOf(kind), id, values, tx))! };
+          return { before, after: (await repo.update(tableOf(kind), id, { ...values, ...stamps(kind, actor.actorId, false) }, tx))! };
         });
         return rowView(after!);
       } catch (err) {
@@ -88,7 +88,7 @@ export function createContentService({ repo, audit }: { repo: ContentRepository;
       }
     },
 
-    async remove(kind: ContentKindName, id: string, actor: Actor) {
+    async remove(kind: string, id: string, actor: Actor) {
       await change(kind, 'delete', actor, id, async (tx) => {
         const before = await repo.remove(tableOf(kind), id, tx);
         if (!before) throw notFound(label(kind));
@@ -97,8 +97,8 @@ export function createContentService({ repo, audit }: { repo: ContentRepository;
     },
 
     /** One moderation step (moderation.ts); publishing a content block stamps published_at. */
-    async setStatus(kind: ContentKindName, id: string, status: ContentStatus, actor: Actor) {
-      if (!contentKinds[kind].moderated) throw badRequest(`${label(kind)} has no moderation status`, { field: 'status' });
+    async setStatus(kind: string, id: string, status: ContentStatus, actor: Actor) {
+      if (!def(kind).moderated) throw badRequest(`${label(kind)} has no moderation status`, { field: 'status' });
       const after = await change(kind, 'status', actor, id, async (tx) => {
         const before = await repo.get(tableOf(kind), id, tx, true);
         if (!before) throw notFound(label(kind));

@@ -1,2 +1,0 @@
-ALTER TABLE "ai_provider_configs" ADD COLUMN "feature" text;--> statement-breakpoint
-CREATE INDEX "ai_provider_configs_capability_feature_idx" ON "ai_provider_configs" USING btree ("capability","feature");
