@@ -17,6 +17,13 @@ import { aiTestingRoutes } from './admin-ai/ai-testing.routes';
 import { createConversationTestsService } from './admin-ai/conversation-tests.service';
 import { promptsRoutes } from './admin-ai/prompts.routes';
 import { createPromptsService } from './admin-ai/prompts.service';
+import { billingRoutes } from './admin-billing/billing.routes';
+import { createBillingService } from './admin-billing/billing.service';
+import { supportRoutes } from './admin-support/support.routes';
+import { createSupportService } from './admin-support/support.service';
+import { applyMigrationRoutes } from './admin-system/apply-migration.routes';
+import { waitlistAdminRoutes, waitlistPublicRoutes } from './waitlist/waitlist.routes';
+import { createWaitlistService } from './waitlist/waitlist.service';
 import { curationRoutes } from './admin-content/curation.routes';
 import { createCurationService } from './admin-content/curation.service';
 
@@ -29,9 +36,10 @@ export interface AdminContentDeps {
   llm?: ManagedLanguageModel;
 }
 
-export async function registerAdminContentPublic(app: App, { database, rateLimit }: AdminContentDeps): Promise<void> {
+export async function registerAdminContentPublic(app: App, { database, rateLimit, config }: AdminContentDeps): Promise<void> {
   const content = createContentService({ repo: createContentRepository(database.db), audit: createAuditLog(database.db), kinds: contentKinds });
   await app.register(resourceDownloadRoutes({ content, rateLimit }));
+  await app.register(waitlistPublicRoutes({ waitlist: createWaitlistService({ db: database.db, appUrl: config.appUrl }), rateLimit }));
 }
 
 export async function registerAdminContent(authenticated: App, { database, rateLimit, config, ...deps }: AdminContentDeps): Promise<void> {
@@ -45,6 +53,10 @@ export async function registerAdminContent(authenticated: App, { database, rateL
     await admin.register(curationRoutes({ curation: createCurationService({ db, audit }), rateLimit }));
     await admin.register(promptsRoutes({ prompts: createPromptsService({ db, audit }), rateLimit }));
     await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: aiKinds }), kinds: aiKinds, rateLimit, tag: 'admin-ai' }));
+    await admin.register(supportRoutes({ support: createSupportService({ db }), rateLimit }));
+    await admin.register(billingRoutes({ billing: createBillingService({ db }), rateLimit }));
+    await admin.register(waitlistAdminRoutes({ waitlist: createWaitlistService({ db, appUrl: config.appUrl }), rateLimit }));
+    await admin.register(applyMigrationRoutes({ database, audit, migrationsFolder: deps.migrationsFolder, rateLimit }));
     await admin.register(aiTestingRoutes({ tests: createConversationTestsService({ db, llm }), debug: createAiDebugService({ db, llm }), rateLimit }));
   });
 }
