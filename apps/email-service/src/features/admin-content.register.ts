@@ -52,7 +52,7 @@ export async function registerAdminContent(authenticated: App, { database, rateL
     await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: contentKinds }), kinds: contentKinds, rateLimit, tag: 'admin-content' }));
     await admin.register(curationRoutes({ curation: createCurationService({ db, audit }), rateLimit }));
     await admin.register(promptsRoutes({ prompts: createPromptsService({ db, audit }), rateLimit }));
-    await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: aiKinds }), kinds: aiKinds, rateLimit, tag: 'admin-ai' }));
+    await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: aiKinds, afterChange: () => llm.clearCache() }), kinds: aiKinds, rateLimit, tag: 'admin-ai' }));
     await admin.register(supportRoutes({ support: createSupportService({ db }), rateLimit }));
     await admin.register(billingRoutes({ billing: createBillingService({ db }), rateLimit }));
     await admin.register(waitlistAdminRoutes({ waitlist: createWaitlistService({ db, appUrl: config.appUrl }), rateLimit }));

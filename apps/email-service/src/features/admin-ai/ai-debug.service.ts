@@ -17,7 +17,12 @@ export function createAiDebugService({ db, llm }: { db: Database; llm: ManagedLa
       const configs = await db.select().from(aiProviderConfigs).orderBy(asc(aiProviderConfigs.capability), asc(aiProviderConfigs.priority));
       const recentFeatures = await db.selectDistinct({ feature: u.feature }).from(u).where(and(eq(u.operation, 'llm'), gte(u.createdAt, new Date(Date.now() - 30 * 86_400_000))));
       const features = [...new Set([...recentFeatures.map((f) => f.feature), ...configs.filter((c) => c.capability === 'llm' && c.feature).map((c) => c.feature!)])].sort();
-      const routing = await Promise.all(features.map(async (feature) => ({ feature, provider: (await llm.modelFor(feature)).provider, model: (await llm.modelFor(feature)).model })));
+      const routing = await Promise.all(
+        features.map(async (feature) => {
+          const model = await llm.modelFor(feature);
+          return { feature, provider: model.provider, model: model.model };
+        }),
+      );
       const active = await db
         .select({ key: aiPromptTemplates.key, version: aiPromptTemplates.currentVersion, is_active: aiPromptTemplates.isActive, updated_at: aiPromptTemplates.updatedAt, length: sql<number>`length(${aiPromptTemplateVersions.content})::int` })
         .from(aiPromptTemplates)

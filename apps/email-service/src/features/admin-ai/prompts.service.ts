@@ -3,7 +3,7 @@
 // rewritten); diff compares any two versions line by line. The providers lib reads the current version
 // by key at run time (libs/providers llm/managed/prompt-store.ts). Each change and its audit row share a transaction.
 import { and, asc, desc, eq, max } from 'drizzle-orm';
-import { aiPromptTemplates, aiPromptTemplateVersions, isUniqueViolation, type Database, type DbOrTx } from '@story/db';
+import { aiPromptTemplates, aiPromptTemplateVersions, isUniqueViolation, one, type Database, type DbOrTx } from '@story/db';
 import { badRequest, conflict, notFound } from '@story/http';
 import { MANAGED_PROMPT_KEYS } from '@story/providers';
 import type { AuditLog } from '../admin/audit-log.repository';
@@ -30,7 +30,7 @@ export interface PromptInput extends VersionInput {
 }
 
 /** The {{name}} placeholders of a prompt, when the caller does not list them. */
-const placeholders = (content: string) => [...new Set([...content.matchAll(/\{\{\s*([a-zA-Z_][\w.]*)\s*\}\}/g)].map((m) => m[1]!))];
+const placeholders = (content: string) => [...new Set([...content.matchAll(/\{\{\s*([a-zA-Z_][\w.]*)\s*\}\}/g)].map((m) => m[1] ?? ''))];
 
 export function createPromptsService({ db, audit }: { db: Database; audit: AuditLog }) {
   const versionRow = async (templateId: string, version: number, tx: DbOrTx = db) =>
@@ -74,13 +74,13 @@ export function createPromptsService({ db, audit }: { db: Database; audit: Audit
     async create(input: PromptInput, actor: Actor) {
       try {
         return await db.transaction(async (tx) => {
-          const [row] = await tx
+          const row = one(await tx
             .insert(aiPromptTemplates)
             .values({ key: input.key, name: input.name, description: input.description ?? null, category: input.category ?? null, currentVersion: 1, createdBy: actor.actorId })
-            .returning();
-          await tx.insert(aiPromptTemplateVersions).values(versionValues(row!.id, 1, input, actor.actorId));
-          const after = await view(row!, tx);
-          await audit.record({ ...actor, action: 'prompt_template.create', targetType: 'prompt_template', targetId: row!.id, before: null, after }, tx);
+            .returning());
+          await tx.insert(aiPromptTemplateVersions).values(versionValues(row.id, 1, input, actor.actorId));
+          const after = await view(row, tx);
+          await audit.record({ ...actor, action: 'prompt_template.create', targetType: 'prompt_template', targetId: row.id, before: null, after }, tx);
           return after;
         });
       } catch (err) {
@@ -94,9 +94,9 @@ export function createPromptsService({ db, audit }: { db: Database; audit: Audit
       if (Object.values(values).every((v) => v === undefined)) throw badRequest('Nothing to update: send name, description, category or is_active', { details: { missing_fields: ['name'] } });
       return db.transaction(async (tx) => {
         const before = await template(id, tx, true);
-        const [row] = await tx.update(aiPromptTemplates).set({ ...values, updatedAt: new Date() }).where(eq(aiPromptTemplates.id, id)).returning();
-        await audit.record({ ...actor, action: 'prompt_template.update', targetType: 'prompt_template', targetId: id, before: rowView(before), after: rowView(row!) }, tx);
-        return view(row!, tx);
+        const row = one(await tx.update(aiPromptTemplates).set({ ...values, updatedAt: new Date() }).where(eq(aiPromptTemplates.id, id)).returning());
+        await audit.record({ ...actor, action: 'prompt_template.update', targetType: 'prompt_template', targetId: id, before: rowView(before), after: rowView(row) }, tx);
+        return view(row, tx);
       });
     },
 
@@ -107,12 +107,12 @@ export function createPromptsService({ db, audit }: { db: Database; audit: Audit
         const [top] = await tx.select({ v: max(aiPromptTemplateVersions.version) }).from(aiPromptTemplateVersions).where(eq(aiPromptTemplateVersions.templateId, id));
         const version = (top?.v ?? 0) + 1;
         await tx.insert(aiPromptTemplateVersions).values(versionValues(id, version, input, actor.actorId));
-        const [row] = await tx.update(aiPromptTemplates).set({ currentVersion: version, updatedAt: new Date() }).where(eq(aiPromptTemplates.id, id)).returning();
+        const row = one(await tx.update(aiPromptTemplates).set({ currentVersion: version, updatedAt: new Date() }).where(eq(aiPromptTemplates.id, id)).returning());
         await audit.record(
           { ...actor, action: 'prompt_template.new_version', targetType: 'prompt_template', targetId: id, before: { current_version: before.currentVersion }, after: { current_version: version, change_note: input.change_note ?? null } },
           tx,
         );
-        return view(row!, tx);
+        return view(row, tx);
       });
     },
 
@@ -137,9 +137,9 @@ export function createPromptsService({ db, audit }: { db: Database; audit: Audit
         const before = await template(id, tx, true);
         if (!(await versionRow(id, version, tx))) throw notFound(`Version ${version} of this prompt template`, { details: { field: 'version', version } });
         if (before.currentVersion === version) throw conflict(`Version ${version} is already the active version`, { details: { field: 'version' } });
-        const [row] = await tx.update(aiPromptTemplates).set({ currentVersion: version, updatedAt: new Date() }).where(eq(aiPromptTemplates.id, id)).returning();
+        const row = one(await tx.update(aiPromptTemplates).set({ currentVersion: version, updatedAt: new Date() }).where(eq(aiPromptTemplates.id, id)).returning());
         await audit.record({ ...actor, action: 'prompt_template.rollback', targetType: 'prompt_template', targetId: id, before: { current_version: before.currentVersion }, after: { current_version: version } }, tx);
-        return view(row!, tx);
+        return view(row, tx);
       });
     },
   };

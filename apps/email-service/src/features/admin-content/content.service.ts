@@ -16,7 +16,7 @@ export interface Actor {
 
 const label = (kind: string) => kind.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
-export function createContentService({ repo, audit, kinds }: { repo: ContentRepository; audit: AuditLog; kinds: RecordKinds }) {
+export function createContentService({ repo, audit, kinds, afterChange }: { repo: ContentRepository; audit: AuditLog; kinds: RecordKinds; afterChange?: () => void }) {
   const def = (kind: string) => kinds[kind]!;
   const tableOf = (kind: string) => def(kind).table;
   /** created_by / updated_by where the table keeps them. */
@@ -35,7 +35,7 @@ export function createContentService({ repo, audit, kinds }: { repo: ContentRepo
   }
 
   async function change(kind: string, action: string, actor: Actor, targetId: string, fn: (tx: Parameters<Parameters<ContentRepository['transaction']>[0]>[0]) => Promise<{ before: object | null; after: object | null }>) {
-    return repo.transaction(async (tx) => {
+    const after = await repo.transaction(async (tx) => {
       const { before, after } = await fn(tx);
       await audit.record(
         { ...actor, action: `${kind}.${action}`, targetType: kind, targetId, before: before && rowView(before), after: after && rowView(after) },
@@ -43,6 +43,8 @@ export function createContentService({ repo, audit, kinds }: { repo: ContentRepo
       );
       return after;
     });
+    afterChange?.();
+    return after;
   }
 
   return {
@@ -66,6 +68,7 @@ export function createContentService({ repo, audit, kinds }: { repo: ContentRepo
           await audit.record({ ...actor, action: `${kind}.create`, targetType: kind, targetId: row.id, before: null, after: rowView(row) }, tx);
           return row;
         });
+        afterChange?.();
         return rowView(after);
       } catch (err) {
         uniqueClash(kind, err);

@@ -1,7 +1,7 @@
 // The two editorial workflows beyond plain records: which prompts a story-prompt collection holds (in
 // order), and the book-blurb queue, where a submitted blurb is approved into a sample or rejected.
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { blurbQueue, blurbSamples, storyPromptCollectionItems, storyPromptCollections, storyPromptLibrary, type Database, type DbOrTx } from '@story/db';
+import { blurbQueue, blurbSamples, one, storyPromptCollectionItems, storyPromptCollections, storyPromptLibrary, type Database, type DbOrTx } from '@story/db';
 import { badRequest, conflict, notFound } from '@story/http';
 import type { AuditLog } from '../admin/audit-log.repository';
 import { rowView } from '../admin/admin-views';
@@ -53,12 +53,12 @@ export function createCurationService({ db, audit }: { db: Database; audit: Audi
 
     async submitBlurb(input: { book_title: string; author?: string | null; genre?: string | null; blurb: string; source_content_id?: string | null }, actor: Actor) {
       return db.transaction(async (tx) => {
-        const [row] = await tx
+        const row = one(await tx
           .insert(blurbQueue)
           .values({ bookTitle: input.book_title, author: input.author ?? null, genre: input.genre ?? null, blurb: input.blurb, sourceContentId: input.source_content_id ?? null, submittedBy: actor.actorId })
-          .returning();
-        await audit.record({ ...actor, action: 'blurb_queue.submit', targetType: 'blurb_queue', targetId: row!.id, before: null, after: rowView(row!) }, tx);
-        return rowView(row!);
+          .returning());
+        await audit.record({ ...actor, action: 'blurb_queue.submit', targetType: 'blurb_queue', targetId: row.id, before: null, after: rowView(row) }, tx);
+        return rowView(row);
       });
     },
 
@@ -75,13 +75,13 @@ export function createCurationService({ db, audit }: { db: Database; audit: Audi
             .values({ bookTitle: before.bookTitle, author: before.author, genre: before.genre, blurb: before.blurb, status: 'approved', createdBy: actor.actorId })
             .returning();
         }
-        const [after] = await tx
+        const after = one(await tx
           .update(blurbQueue)
           .set({ status: decision === 'approve' ? 'approved' : 'rejected', reviewedBy: actor.actorId, reviewedAt: new Date(), reviewNote: note ?? null, sampleId: sample?.id ?? null, updatedAt: new Date() })
           .where(and(eq(blurbQueue.id, id), eq(blurbQueue.status, 'pending')))
-          .returning();
-        await audit.record({ ...actor, action: `blurb_queue.${decision}`, targetType: 'blurb_queue', targetId: id, before: rowView(before), after: rowView(after!) }, tx);
-        return { item: rowView(after!), sample: sample ? rowView(sample) : null };
+          .returning());
+        await audit.record({ ...actor, action: `blurb_queue.${decision}`, targetType: 'blurb_queue', targetId: id, before: rowView(before), after: rowView(after) }, tx);
+        return { item: rowView(after), sample: sample ? rowView(sample) : null };
       });
     },
   };

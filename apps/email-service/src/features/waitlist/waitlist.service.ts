@@ -13,6 +13,7 @@ export const WAITLIST_TOKEN_TTL_MS = 7 * 86_400_000;
 /** Early verified signups promised a free plan (the dashboard's free-eligible count). */
 export const WAITLIST_FREE_PLACES = 1000;
 const FREE_PLACES_LOCK = 727_073_691;
+const RESEND_AFTER_MS = 60_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -24,6 +25,9 @@ export function createWaitlistService({ db, appUrl, freePlaces = WAITLIST_FREE_P
       await db.transaction(async (tx) => {
         const [existing] = await tx.select().from(waitlist).where(eq(waitlist.email, email)).for('update');
         if (existing?.verified) return; // already confirmed: nothing to send
+        // A repeat within a minute sends nothing more, so the form cannot flood someone's inbox.
+        const lastIssued = Date.parse(String(existing?.metadata['tokenIssuedAt'] ?? ''));
+        if (existing && now().getTime() - lastIssued < RESEND_AFTER_MS) return;
         const issued = { tokenIssuedAt: now().toISOString() };
         if (existing) {
           await tx.update(waitlist).set({ verificationTokenHash: hashToken(token), name: input.name ?? existing.name, metadata: { ...existing.metadata, ...issued } }).where(eq(waitlist.id, existing.id));

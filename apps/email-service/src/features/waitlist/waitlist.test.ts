@@ -27,8 +27,12 @@ it('signup queues a confirmation email and stores only the token hash; verifying
   const [entry] = await t.database.sql`select email, name, verified, verification_token_hash from waitlist`;
   expect(entry).toEqual({ email: 'ann@example.test', name: 'Ann', verified: false, verification_token_hash: createHash('sha256').update(token).digest('hex') });
 
-  // The same answer for an address already listed.
+  // The same answer for an address already listed; within a minute nothing more is sent.
   expect((await join('ann@example.test')).json()).toEqual(res.json());
+  expect(await t.database.sql`select id from email_send_queue where to_email = 'ann@example.test'`).toHaveLength(1);
+  await t.database.sql`update waitlist set metadata = jsonb_build_object('tokenIssuedAt', (now() - interval '2 minutes')::text)`;
+  expect((await join('ann@example.test')).statusCode).toBe(202);
+  expect(await t.database.sql`select id from email_send_queue where to_email = 'ann@example.test'`).toHaveLength(2);
   const fresh = await tokenSentTo('ann@example.test');
   expect(fresh).not.toBe(token);
   expect((await t.app.inject({ method: 'POST', url: '/api/waitlist/verify', payload: { token } })).statusCode).toBe(400); // replaced
