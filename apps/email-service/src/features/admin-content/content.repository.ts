@@ -2,7 +2,7 @@
 // parameter, so columns are looked up by name; every method takes an optional transaction.
 import { and, count, desc, eq, getTableColumns, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { resources, type Database, type DbOrTx } from '@story/db';
+import { contentBlocks, resources, type Database, type DbOrTx } from '@story/db';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -60,6 +60,11 @@ export function createContentRepository(db: Database) {
 
     async remove(table: PgTable, id: string, tx: DbOrTx = db): Promise<Row | undefined> {
       const [row] = (await tx.delete(table).where(eq(idOf(table), id)).returning()) as Row[];
+      return row;
+    },
+
+    async publishedBlock(key: string) {
+      const [row] = await db.select().from(contentBlocks).where(and(eq(contentBlocks.key, key), eq(contentBlocks.status, 'published')));
       return row;
     },
 

@@ -58,6 +58,20 @@ it('content blocks: create (draft) with an audit row, duplicate key 409, update 
   expect((await t.app.inject({ method: 'GET', url: `/api/content-blocks/${block.id}`, headers: admin.headers })).statusCode).toBe(404);
 });
 
+it('the app reads a content block only once it is published', async () => {
+  const { item } = (await post('/api/content-blocks', { key: 'help.upload', title: 'Uploading', body: 'Drag a file here.' })).json();
+  const read = () => t.app.inject({ method: 'GET', url: '/api/content-blocks/published/help.upload' });
+  expect((await read()).statusCode).toBe(404);
+  for (const s of ['reviewed', 'approved', 'published']) await post(`/api/content-blocks/${item.id}/status`, { status: s });
+  const res = await read();
+  expect(res.statusCode).toBe(200);
+  expect(res.json().block).toMatchObject({ key: 'help.upload', title: 'Uploading', body: 'Drag a file here.' });
+  expect(new Date(res.json().block.published_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  await post(`/api/content-blocks/${item.id}/status`, { status: 'draft' });
+  expect((await read()).statusCode).toBe(404);
+  expect((await t.database.sql`select published_at from content_blocks where id = ${item.id}`)[0]!['published_at']).toBeNull();
+});
+
 it('moderation: draft -> reviewed -> approved -> published, skipping a step 409, unknown status 400, audit unchanged on refusal', async () => {
   const { item } = (await post('/api/admin/editor-templates', { name: 'Letter to a grandchild', content: '<p>Dear</p>' })).json();
   const step = (status: string) => post(`/api/admin/editor-templates/${item.id}/status`, { status });

@@ -71,7 +71,10 @@ export const contentRoutes =
     }
   };
 
-/** Public: GET /api/resources/:id/increment-download counts one download of a published resource. */
+/**
+ * Public: GET /api/resources/:id/increment-download counts one download of a published resource;
+ * GET /api/content-blocks/published/:key is the app's read of a published content block.
+ */
 export const resourceDownloadRoutes =
   ({ content, rateLimit }: { content: ContentService; rateLimit: RateLimitHandle }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -85,4 +88,16 @@ export const resourceDownloadRoutes =
         },
       },
     }, async (req) => ({ success: true, ...(await content.incrementDownload(req.params.id)) }));
+
+    app.get('/api/content-blocks/published/:key', {
+      config: { rateLimit: rateLimit.route('email.user') },
+      schema: {
+        operationId: 'getPublishedContentBlock', summary: 'A published content block by key (drafts and unpublished blocks are 404)', tags: ['content'],
+        params: z.object({ key: z.string().max(100) }),
+        response: {
+          200: z.object({ success: z.boolean(), block: z.object({ key: z.string(), title: z.string().nullable(), body: z.string(), locale: z.string(), metadata: z.record(z.string(), z.unknown()), published_at: z.string().nullable() }) }),
+          ...errorResponses(emailErrorSchema, [400, 404, 429] as const),
+        },
+      },
+    }, async (req) => ({ success: true, block: await content.publishedBlock(req.params.key) }));
   };

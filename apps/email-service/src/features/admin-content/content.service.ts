@@ -112,6 +112,13 @@ export function createContentService({ repo, audit, kinds, afterChange }: { repo
       return rowView(after!);
     },
 
+    /** What the app shows: only a published block, and only its public fields. */
+    async publishedBlock(key: string) {
+      const row = await repo.publishedBlock(key);
+      if (!row) throw notFound('Content block');
+      return { key: row.key, title: row.title, body: row.body, locale: row.locale, metadata: row.metadata, published_at: row.publishedAt?.toISOString() ?? null };
+    },
+
     async incrementDownload(id: string) {
       const row = await repo.incrementDownload(id);
       if (!row) throw notFound('Resource');
