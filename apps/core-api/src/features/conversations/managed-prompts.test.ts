@@ -52,3 +52,19 @@ it('the interviewer sends the active conversation.interviewer template; the summ
   expect(summary.statusCode).toBe(200);
   expect(seen.at(-1)!.system).toMatch(/title and summarise/);
 });
+
+it('a feature the admin sends to the local provider takes the offline path, even with a real model configured', async () => {
+  const other = await buildTestApp({ LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: url, OPENAI_MODEL: 'gpt-fake' });
+  try {
+    await other.database.sql`insert into ai_provider_configs (capability, feature, provider) values ('llm', 'conversation:chat', 'local')`;
+    const someone = await signUp(other.app);
+    const before = seen.length;
+    const chat = await other.app.inject({ method: 'POST', url: '/api/conversation/chat', headers: someone.headers, payload: { message: 'My grandmother ran a bakery in Leeds.', sessionId: 's2' } });
+    expect(chat.statusCode).toBe(200);
+    expect(chat.json().model).toBe('local-interview-question');
+    expect(seen.length).toBe(before);
+    expect(await other.database.sql`select provider from ai_usage_logs where feature = 'conversation:chat'`).toEqual([{ provider: 'local' }]);
+  } finally {
+    await other.close();
+  }
+});

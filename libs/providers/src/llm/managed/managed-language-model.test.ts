@@ -92,4 +92,6 @@ it('sends a feature to the provider configured for it; others and unservable cho
   llm.clearCache();
   expect((await ask('conversation:chat')).provider).toBe('local');
   expect((await llm.modelFor('conversation:summarize')).provider).toBe('openai');
+  expect(await llm.providerFor('story-conversion')).toBe('local');
+  expect(await llm.providerFor('conversation:summarize')).toBe('openai');
 });

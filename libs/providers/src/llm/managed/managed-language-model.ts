@@ -3,7 +3,7 @@
 // call goes to the provider and model configured for its feature (ai_provider_configs). Without rows
 // (or when the configured provider has no credentials here) the call goes to the base model unchanged.
 import type { z } from 'zod';
-import type { CallContext, LanguageModel, LlmRequest } from '../llm.port';
+import type { CallContext, LanguageModel, LlmProvider, LlmRequest } from '../llm.port';
 import type { FeatureRouter } from './feature-router';
 import type { PromptStore } from './prompt-store';
 
@@ -18,6 +18,7 @@ export interface ManagedLanguageModelOptions {
 export interface ManagedLanguageModel extends LanguageModel {
   /** The model a call for `feature` would use now (provider test, debug pages). */
   modelFor(feature: string): Promise<LanguageModel>;
+  providerFor(feature: string): Promise<LlmProvider>;
   /** Forget cached prompts and provider choices. */
   clearCache(): void;
 }
@@ -48,6 +49,7 @@ export function createManagedLanguageModel({ base, prompts, router, build }: Man
       return base.model;
     },
     modelFor,
+    providerFor: async (feature: string) => (await modelFor(feature)).provider,
     clearCache() {
       prompts.clear();
       router.clear();
