@@ -26,6 +26,7 @@ import { abTestsRoutes } from './features/ab-tests/ab-tests.routes';
 import { createUserEmailsRepository } from './features/user-emails/user-emails.repository';
 import { createUserEmailsService } from './features/user-emails/user-emails.service';
 import { userEmailsRoutes } from './features/user-emails/user-emails.routes';
+import { registerAdminContent, registerAdminContentPublic } from './features/admin-content.register';
 
 export interface EmailServiceDeps {
   database: DbClient;
@@ -33,6 +34,8 @@ export interface EmailServiceDeps {
   logStream?: ServiceOptions['logStream'];
   /** The delivery adapter (SMTP or .eml outbox); built from config when not given. */
   delivery?: EmailDelivery;
+  /** Where POST /api/apply-migration reads migrations (default libs/db's folder); tests pass a copy. */
+  migrationsFolder?: string;
 }
 
 export async function buildApp({ config, deps }: { config: EmailServiceConfig; deps: EmailServiceDeps }): Promise<App> {
@@ -75,6 +78,8 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   const webhooks = createWebhooksService({ webhooks: createWebhooksRepository(sql), secret: config.secrets.emailWebhookSecret });
   await app.register(webhookRoutes({ webhooks, config }));
   await app.register(unsubscribeRoutes({ unsubscribe: createUnsubscribeService({ db, secret: config.secrets.jwtSecret }) }));
+  const adminContentDeps = { database: deps.database, rateLimit, migrationsFolder: deps.migrationsFolder, config };
+  await registerAdminContentPublic(app, adminContentDeps);
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
@@ -94,6 +99,11 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
       userEmailsRoutes({ userEmails: createUserEmailsService({ userEmails: createUserEmailsRepository(db) }), rateLimit, limit: 'email.user' }),
       { prefix: '/api/user/emails' },
     );
+  });
+  // Admin API points 5-7 (AI management, content, support, billing, waitlist, migrations): own scope, admin|support reads.
+  await app.register(async (authenticated) => {
+    authenticated.addHook('onRequest', authHook);
+    await registerAdminContent(authenticated, adminContentDeps);
   });
 
   return app;

@@ -4,7 +4,7 @@ import type { PlatformConfig } from '@story/config';
 import type { Database } from '@story/db';
 import { createBilling, type Billing } from './billing';
 import { createEmailDelivery, type EmailDelivery } from './email';
-import { createLanguageModel, type LanguageModel, type LanguageModelConfig } from './llm';
+import { createFeatureRouter, createLanguageModel, createManagedLanguageModel, createPromptStore, type LanguageModel, type LanguageModelConfig, type ManagedLanguageModel } from './llm';
 import { createDbUsageRecorder, type UsageRecorder } from './shared/usage';
 import { createGcsUploader, createSpeechToText, type SpeechRecognition } from './speech-to-text';
 import { createObjectStorage, type ObjectStorage } from './storage';
@@ -14,6 +14,7 @@ export interface Providers {
   storage: ObjectStorage;
   speech: SpeechRecognition;
   tts: TextToSpeechProviders;
+  /** Built by createManagedLlm: the admin's prompt templates and per-feature provider choice apply to every call. */
   llm: LanguageModel;
   email: EmailDelivery;
   billing: Billing;
@@ -46,6 +47,37 @@ export function languageModelConfig(config: PlatformConfig): LanguageModelConfig
   }
 }
 
+/**
+ * The LLM adapter for a provider and model an admin chose (ai_provider_configs), with this deployment's
+ * credentials; null when the provider is unknown or not configured here (the caller keeps its default).
+ */
+export function languageModelFor(config: PlatformConfig, provider: string, model: string | null, deps: { usage: UsageRecorder; timeoutMs?: number }): LanguageModel | null {
+  const p = config.providers;
+  switch (provider) {
+    case 'local':
+      return createLanguageModel({ provider: 'local' }, deps);
+    case 'openai':
+      if (!p.OPENAI_API_KEY && !p.OPENAI_BASE_URL) return null;
+      return createLanguageModel({ provider: 'openai', apiKey: p.OPENAI_API_KEY, baseUrl: p.OPENAI_BASE_URL, model: model ?? p.OPENAI_MODEL }, deps);
+    case 'anthropic':
+      if (!p.ANTHROPIC_API_KEY) return null;
+      return createLanguageModel({ provider: 'anthropic', apiKey: p.ANTHROPIC_API_KEY, baseUrl: p.ANTHROPIC_BASE_URL, model: model ?? p.ANTHROPIC_MODEL }, deps);
+    default:
+      return null;
+  }
+}
+
+/** The environment's LLM wrapped with the admin's run-time settings (prompt templates, provider per feature). */
+export function createManagedLlm(config: PlatformConfig, deps: { db: Database; usage: UsageRecorder; timeoutMs?: number }): ManagedLanguageModel {
+  const llmDeps = { usage: deps.usage, timeoutMs: deps.timeoutMs };
+  return createManagedLanguageModel({
+    base: createLanguageModel(languageModelConfig(config), llmDeps),
+    prompts: createPromptStore(deps.db),
+    router: createFeatureRouter(deps.db),
+    build: (provider, model) => languageModelFor(config, provider, model, llmDeps),
+  });
+}
+
 export function createProviders(config: PlatformConfig, deps: { db: Database; publicBaseUrl: string; onUsageError?: (err: unknown) => void }): Providers {
   const usage = createDbUsageRecorder(deps.db, deps.onUsageError);
   const timeoutMs = config.providers.PROVIDER_TIMEOUT_MS;
@@ -66,7 +98,7 @@ export function createProviders(config: PlatformConfig, deps: { db: Database; pu
         : undefined,
     }),
     tts: createTextToSpeech(config.providers, { usage, timeoutMs }),
-    llm: createLanguageModel(languageModelConfig(config), { usage, timeoutMs }),
+    llm: createManagedLlm(config, { db: deps.db, usage, timeoutMs }),
     email: createEmailDelivery(config.email),
     billing: createBilling({ provider: config.providers.BILLING_PROVIDER }),
   };

@@ -21,7 +21,7 @@ export async function buildTestApp(env: Record<string, string | undefined> = {})
 }
 
 /** An account with a live session, as core-api would have created it; returns its Bearer header. */
-export async function sessionFor(t: TestContext, role: 'user' | 'admin' = 'user') {
+export async function sessionFor(t: TestContext, role: 'user' | 'support' | 'admin' = 'user') {
   const email = `${role}.${Math.random().toString(36).slice(2)}@example.test`;
   const [account] = await t.database.sql`insert into accounts (email, role) values (${email}, ${role}) returning id`;
   const [session] = await t.database.sql`insert into auth_sessions (user_id, expires_at) values (${account!['id']}, now() + interval '1 day') returning id`;

@@ -94,6 +94,8 @@ export const aiProviderConfigs = pgTable(
   {
     id: id(),
     capability: text('capability').$type<AiCapability>().notNull(),
+    /** The product feature it applies to (story-conversion, conversation:chat, ... as in ai_usage_logs.feature); null: every feature of the capability. */
+    feature: text('feature'),
     provider: text('provider').notNull(),
     model: text('model'),
     isActive: boolean('is_active').notNull().default(true),
@@ -105,7 +107,48 @@ export const aiProviderConfigs = pgTable(
   },
   (t) => [
     index('ai_provider_configs_capability_priority_idx').on(t.capability, t.priority),
+    index('ai_provider_configs_capability_feature_idx').on(t.capability, t.feature),
     index('ai_provider_configs_updated_by_idx').on(t.updatedBy),
     check('ai_provider_configs_capability_check', oneOf('capability', AI_CAPABILITIES)),
+  ],
+);
+
+export const CONVERSATION_TEST_STATUSES = ['passed', 'failed', 'error'] as const;
+export type ConversationTestStatus = (typeof CONVERSATION_TEST_STATUSES)[number];
+
+/**
+ * Runs of the admin conversation tester (dashboard conversation-testing): a scripted storyteller talks to
+ * the interviewer prompt under test; each turn's question, timing and checks are kept for results and
+ * analytics. Separate from `conversations`, so tests never count as user activity.
+ */
+export const aiConversationTests = pgTable(
+  'ai_conversation_tests',
+  {
+    id: id(),
+    name: text('name'),
+    promptKey: text('prompt_key').notNull(),
+    promptVersion: integer('prompt_version'),
+    feature: text('feature').notNull(),
+    provider: text('provider'),
+    model: text('model'),
+    /** The storyteller's scripted answers, in order. */
+    script: jsonb('script').$type<string[]>().notNull().default([]),
+    /** One entry per turn: answer, question, latency, checks. */
+    turns: jsonb('turns').$type<Record<string, unknown>[]>().notNull().default([]),
+    status: text('status').$type<ConversationTestStatus>().notNull(),
+    checksPassed: integer('checks_passed').notNull().default(0),
+    checksTotal: integer('checks_total').notNull().default(0),
+    totalLatencyMs: integer('total_latency_ms').notNull().default(0),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    error: text('error'),
+    createdBy: createdBy(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ai_conversation_tests_created_at_idx').on(t.createdAt),
+    index('ai_conversation_tests_prompt_idx').on(t.promptKey, t.promptVersion),
+    index('ai_conversation_tests_created_by_idx').on(t.createdBy),
+    check('ai_conversation_tests_status_check', oneOf('status', CONVERSATION_TEST_STATUSES)),
   ],
 );

@@ -35,6 +35,7 @@ export function createLanguageModel(config: LanguageModelConfig, deps: LanguageM
 }
 
 export * from './llm.port';
+export * from './managed';
 export { LLM_PRICES, costFor, priceFor, type ModelPrice } from './pricing';
 export { LOCAL_GENERATORS, createLocalLanguageModel } from './local.adapter';
 export { createOpenAiLanguageModel, type OpenAiLlmOptions } from './openai.adapter';

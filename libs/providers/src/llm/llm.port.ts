@@ -15,6 +15,8 @@ export interface LlmRequest {
   /** Structured input of the task. */
   input?: Record<string, unknown>;
   system?: string;
+  /** An admin-managed prompt (ai_prompt_templates key): its active version replaces `system`, which stays the built-in fallback. */
+  promptKey?: string;
   messages: LlmMessage[];
   maxTokens?: number;
   temperature?: number;
@@ -46,6 +48,16 @@ export interface LanguageModel {
   readonly model: string;
   /** Free text answer. */
   complete(request: LlmRequest, context?: CallContext): Promise<LlmResult>;
+  /** The provider that would serve a call for `feature` now (admins may route features elsewhere; llm/managed). Absent: always `provider`. */
+  providerFor?(feature: string): Promise<LlmProvider>;
   /** JSON answer validated against `schema`; one repair retry (the invalid answer and the validation errors are sent back), then ProviderError('failed') — never half-parsed data. */
   completeJson<T>(request: LlmRequest, schema: z.ZodType<T>, context?: CallContext): Promise<LlmResult & { data: T }>;
+}
+
+/**
+ * Which provider serves `feature`: callers that take an offline path for `local` ask this rather than
+ * `llm.provider`, because an admin may send one feature to another provider than the default.
+ */
+export async function providerForFeature(llm: LanguageModel, feature: string): Promise<LlmProvider> {
+  return llm.providerFor ? llm.providerFor(feature) : llm.provider;
 }

@@ -3,7 +3,7 @@
 // plus a language model's suggestions and themes when a real one is configured. The offline part is
 // always computed; the model only adds to it, and a failed model call leaves the offline answer.
 import { z } from 'zod';
-import type { LanguageModel } from '@story/providers';
+import { providerForFeature, type LanguageModel } from '@story/providers';
 import { plainText } from '../stories/story-content';
 import type { ContentAnalysis } from './books.schemas';
 
@@ -91,7 +91,7 @@ const llmAnswer = z.object({ suggestions: z.array(z.string().max(500)).max(10), 
 /** The offline analysis, enriched by a configured model (never by the offline `local` adapter, which has no such generator). */
 export async function analyseContent(chapters: readonly ChapterText[], deps: { llm: LanguageModel; userId: string; log?: (err: unknown) => void }): Promise<ContentAnalysis> {
   const offline = analyseOffline(chapters);
-  if (deps.llm.provider === 'local' || chapters.length === 0) return offline;
+  if ((await providerForFeature(deps.llm, 'books:content-analysis')) === 'local' || chapters.length === 0) return offline;
   try {
     // Titles and the first words of each chapter keep the prompt small whatever the book's length.
     const outline = chapters.map((c, i) => `${i + 1}. ${c.title}: ${plainText(c.content).split(/\s+/).slice(0, 120).join(' ')}`).join('\n');

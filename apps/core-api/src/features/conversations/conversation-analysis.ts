@@ -1,7 +1,7 @@
 // Themes, people, places and years of a storyteller's answers: the offline reading (always computed),
 // and a model's reading grounded in the text when a real model is configured.
 import { z } from 'zod';
-import { extractMentions, ProviderError, type LanguageModel } from '@story/providers';
+import { extractMentions, ProviderError, providerForFeature, type LanguageModel } from '@story/providers';
 import { findThemes, wordCount } from './conversation-insights';
 
 export interface Tally {
@@ -77,7 +77,7 @@ function offlineAnalysis(texts: string[], now: Date): ConversationAnalysis {
 export async function analyzeTexts(llm: LanguageModel, userId: string, texts: string[]): Promise<ConversationAnalysis> {
   const now = new Date();
   const offline = offlineAnalysis(texts, now);
-  if (llm.provider === 'local' || texts.every((t) => !t.trim())) return offline;
+  if ((await providerForFeature(llm, 'conversation:analyze')) === 'local' || texts.every((t) => !t.trim())) return offline;
   try {
     const joined = texts.map((t, i) => `Conversation ${i + 1}:\n${t}`).join('\n\n').slice(0, 60_000);
     const { data, model } = await llm.completeJson(

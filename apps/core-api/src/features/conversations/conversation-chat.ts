@@ -1,7 +1,7 @@
 // One chat turn with the AI interviewer: the answer is kept first (its own transaction), then the next
 // question is asked and kept (a second one), so a failing model never loses what the storyteller said.
 import { AppError, conflict } from '@story/http';
-import { interviewQuestion, type LanguageModel } from '@story/providers';
+import { interviewQuestion, providerForFeature, type LanguageModel } from '@story/providers';
 import { providerFailure } from '../speech/provider-failure';
 import type { ConversationsRepository } from './conversations.repository';
 import { INTERVIEWER_SYSTEM_PROMPT, interviewHistory, oneQuestion } from './interviewer';
@@ -9,9 +9,9 @@ import { INTERVIEWER_SYSTEM_PROMPT, interviewHistory, oneQuestion } from './inte
 export function createInterviewerChat({ repo, llm }: { repo: ConversationsRepository; llm: LanguageModel }) {
   async function nextQuestion(userId: string, conversationId: string, lastAnswer: string, topic: string | undefined) {
     // A real model reads the recent turns; the offline generator needs only the last answer and topic.
-    const history = llm.provider === 'local' ? [{ role: 'user' as const, content: lastAnswer }] : interviewHistory(await repo.messagesOf(conversationId));
+    const history = (await providerForFeature(llm, 'conversation:chat')) === 'local' ? [{ role: 'user' as const, content: lastAnswer }] : interviewHistory(await repo.messagesOf(conversationId));
     const result = await llm.complete(
-      { task: 'interview-question', input: { lastAnswer, topic }, system: INTERVIEWER_SYSTEM_PROMPT, messages: history, maxTokens: 160, temperature: 0.7 },
+      { task: 'interview-question', input: { lastAnswer, topic }, system: INTERVIEWER_SYSTEM_PROMPT, promptKey: 'conversation.interviewer', messages: history, maxTokens: 160, temperature: 0.7 },
       { userId, feature: 'conversation:chat' },
     );
     const question = oneQuestion(result.text);

@@ -67,7 +67,7 @@ export function createConversationsService(deps: ConversationsDeps) {
       let data: z.infer<typeof summarySchema>;
       try {
         ({ data } = await llm.completeJson(
-          { task: 'title-summary', input: { text }, system: SUMMARY_SYSTEM_PROMPT, messages: [{ role: 'user', content: text.slice(0, 60_000) }], maxTokens: 300, temperature: 0.3 },
+          { task: 'title-summary', input: { text }, system: SUMMARY_SYSTEM_PROMPT, promptKey: 'conversation.summary', messages: [{ role: 'user', content: text.slice(0, 60_000) }], maxTokens: 300, temperature: 0.3 },
           summarySchema,
           { userId, feature: 'conversation:summarize' },
         ));

@@ -5,7 +5,7 @@
 import type { Sql } from 'postgres';
 import { isUniqueViolation } from '@story/db';
 import { AppError } from '@story/http';
-import type { LanguageModel } from '@story/providers';
+import { providerForFeature, type LanguageModel } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { appendChapters, lockBookForChange } from '../books/book-chapters';
 import { createConversionRepository } from './conversion.repository';
@@ -73,7 +73,7 @@ export function createConversionService(deps: { sql: Sql; llm: LanguageModel; ac
       };
       if (faithfulness.passed) return { written, faithfulness };
       // The offline writer only removes words: a second run would give the same text, so it is refused at once.
-      if (regenerated || llm.provider === 'local') {
+      if (regenerated || (await providerForFeature(llm, 'story-conversion')) === 'local') {
         throw new AppError('unprocessable', 'The story could not be written without details that are not in the source, so it was not created', {
           details: `Not in the source: ${unsupported.join(', ')}`,
           extra: { readiness, unsupportedClaims: unsupported },

@@ -35,7 +35,7 @@ const SYSTEM =
 export async function assessWithAi(llm: LanguageModel, text: string, userId: string): Promise<Assessment> {
   try {
     const result = await llm.completeJson(
-      { task: 'readiness-assessment', input: { text }, system: SYSTEM, messages: [{ role: 'user', content: text }], maxTokens: 400, temperature: 0 },
+      { task: 'readiness-assessment', input: { text }, system: SYSTEM, promptKey: 'story_conversion.readiness', messages: [{ role: 'user', content: text }], maxTokens: 400, temperature: 0 },
       assessmentSchema,
       { userId, feature: 'story-conversion' },
     );

@@ -4,7 +4,7 @@
 // punctuation, paragraphs), which only removes words and so cannot invent. A model may also judge the
 // result; its findings are added to the deterministic check, never subtracted from it.
 import { z } from 'zod';
-import { cleanTranscript, type LanguageModel } from '@story/providers';
+import { cleanTranscript, providerForFeature, type LanguageModel } from '@story/providers';
 
 export interface WrittenStory {
   paragraphs: string[];
@@ -31,7 +31,7 @@ export function localParagraphs(source: string): string[] {
 }
 
 export async function writeStory(llm: LanguageModel, input: { source: string; title: string; userId: string; avoid?: string[] }): Promise<WrittenStory> {
-  if (llm.provider === 'local') return { paragraphs: localParagraphs(input.source), model: 'local-clean-transcript', aiEnhanced: false, tokens: 0 };
+  if ((await providerForFeature(llm, 'story-conversion')) === 'local') return { paragraphs: localParagraphs(input.source), model: 'local-clean-transcript', aiEnhanced: false, tokens: 0 };
   const correction = input.avoid?.length
     ? `\n\nYour previous version added details the transcript does not contain: ${input.avoid.join('; ')}. Write it again without them.`
     : '';
@@ -40,6 +40,7 @@ export async function writeStory(llm: LanguageModel, input: { source: string; ti
       task: 'story-from-source',
       input: { transcript: input.source, title: input.title },
       system: WRITER_SYSTEM,
+      promptKey: 'story_conversion.writer',
       messages: [{ role: 'user', content: `Title: ${input.title}\n\nTranscript:\n${input.source}${correction}` }],
       maxTokens: 4000,
       temperature: 0.3,
@@ -52,7 +53,7 @@ export async function writeStory(llm: LanguageModel, input: { source: string; ti
 
 /** A model's second opinion on faithfulness (only with a real model); null when there is none to be had. */
 export async function judgeFaithfulness(llm: LanguageModel, input: { source: string; story: string; userId: string }): Promise<{ faithful: boolean; unsupportedClaims: string[]; model: string } | null> {
-  if (llm.provider === 'local') return null;
+  if ((await providerForFeature(llm, 'story-conversion')) === 'local') return null;
   try {
     const result = await llm.completeJson(
       {

@@ -6,7 +6,7 @@
 // only as the model reported them (null when no model ran: a word count is not a token count); confidence
 // null because nothing measures it (a constant would pretend to).
 import type { ToolRoute } from '@story/db';
-import type { LanguageModel } from '@story/providers';
+import { providerForFeature, type LanguageModel } from '@story/providers';
 import { createRng, type Rng, type ToolContent, type ToolDefinition } from '../../tools';
 
 /** Who made the content: an LLM provider's name, `local` (the offline generator) or `none` (no generator at all, e.g. a PDF's own pages). */
@@ -65,7 +65,7 @@ export async function produceContent(
   options: Record<string, unknown>,
   ctx: { userId: string | null; tool: ToolRoute },
 ): Promise<ProducedContent> {
-  if (deps.llm.provider === 'local') return produceOffline(def, options, deps.rng);
+  if ((await providerForFeature(deps.llm, `tools:${ctx.tool}`)) === 'local') return produceOffline(def, options, deps.rng);
   const started = performance.now();
   const prompt = def.llm.user(options);
   try {
