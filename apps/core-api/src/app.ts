@@ -13,6 +13,7 @@ import { registerConversationsAndSpeech } from './features/conversations.registe
 import { registerFamilyAndCampaigns } from './features/family.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
+import { registerPrivacy } from './features/privacy.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { configuredOAuthProviders, VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
@@ -107,6 +108,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerConversationsAndSpeech(app, features);
   await registerStoriesAndBooks(app, features);
   await registerFamilyAndCampaigns(app, features);
+  await registerPrivacy(app, features);
 
   return app;
 }
