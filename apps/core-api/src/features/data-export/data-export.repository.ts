@@ -1,5 +1,6 @@
 // SQL of user_data_exports (postgres.js): the export rows a user sees and the job's claim and outcome.
 import type { Sql, TransactionSql } from 'postgres';
+import { one } from '@story/db';
 
 export type ExportFormat = 'json' | 'pdf' | 'zip';
 export type ExportStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -26,10 +27,11 @@ const COLUMNS = ['id', 'user_id', 'export_type', 'format', 'status', 'file_url',
 export function createDataExportRepository(sql: Sql) {
   return {
     async insert(row: { userId: string; exportType: ExportRow['export_type']; format: ExportFormat }, tx: Db = sql): Promise<ExportRow> {
-      const [created] = await tx<ExportRow[]>`
-        insert into user_data_exports (user_id, export_type, format) values (${row.userId}, ${row.exportType}, ${row.format})
-        returning ${tx(COLUMNS)}`;
-      return created!;
+      return one(
+        await tx<ExportRow[]>`
+          insert into user_data_exports (user_id, export_type, format) values (${row.userId}, ${row.exportType}, ${row.format})
+          returning ${tx(COLUMNS)}`,
+      );
     },
 
     /** One export of this user (another user's id reads as missing). */
