@@ -15,9 +15,10 @@ export interface ExportRow {
   storage_key: string | null;
   file_size_bytes: string | null;
   error: string | null;
-  expires_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
+  /** timestamptz as text (see the service). */
+  expires_at: string | null;
+  completed_at: string | null;
+  created_at: string;
 }
 
 type Db = Sql | TransactionSql;

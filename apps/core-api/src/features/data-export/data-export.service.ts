@@ -31,7 +31,7 @@ export interface DataExportView {
   completed_at: string | null;
 }
 
-/** timestamptz columns arrive as Date objects from postgres.js. */
+/** timestamptz columns arrive as text (Drizzle sets pass-through parsers on the shared postgres.js client). */
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 export const downloadPath = (id: string) => `/api/user/data-exports/${id}/download`;
@@ -45,7 +45,7 @@ export const toView = (r: ExportRow): DataExportView => ({
   file_size_bytes: r.file_size_bytes === null ? null : Number(r.file_size_bytes),
   expires_at: iso(r.expires_at),
   error: r.error,
-  created_at: r.created_at.toISOString(),
+  created_at: new Date(r.created_at).toISOString(),
   completed_at: iso(r.completed_at),
 });
 
@@ -138,9 +138,9 @@ export function createDataExportService({ sql, storage, queueBuild, wakeRunner, 
   async function open(row: ExportRow): Promise<Download> {
     if (row.status === 'failed') throw new AppError('conflict', `This export failed: ${row.error ?? 'unknown error'}. Ask for a new one.`);
     if (row.status !== 'completed') return { ready: false, export: toView(row) };
-    if (!row.storage_key || (row.expires_at && row.expires_at <= now())) throw new AppError('gone', 'This export has expired. Ask for a new one.');
+    if (!row.storage_key || (row.expires_at && new Date(row.expires_at) <= now())) throw new AppError('gone', 'This export has expired. Ask for a new one.');
     const object = await storage.get(row.storage_key);
-    const stamp = (row.completed_at ?? row.created_at).toISOString().slice(0, 10);
+    const stamp = new Date(row.completed_at ?? row.created_at).toISOString().slice(0, 10);
     return { ready: true, object, fileName: `data-export-${row.export_type}-${stamp}.${row.format}`, contentType: CONTENT_TYPES[row.format] };
   }
 
