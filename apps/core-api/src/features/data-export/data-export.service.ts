@@ -8,10 +8,8 @@ import { z } from 'zod';
 import { defineJob } from '@story/jobs';
 import { AppError, notFound } from '@story/http';
 import { newObjectKey, type ObjectStorage, type StoredObject } from '@story/providers';
-import { MEDIA_KINDS, ownedFiles } from '../privacy/owned-files';
 import { createDataExportRepository, type ExportFormat, type ExportRow } from './data-export.repository';
-import { jsonExportStream, storiesPdfStream } from './export-files';
-import { mediaEntries, streamZip } from './export-zip';
+import { jsonExportStream, storiesPdfStream, zipExportStream } from './export-files';
 import type { ExportType } from './owned-rows';
 
 export const DATA_EXPORT_JOB = 'data-export.build';
@@ -86,11 +84,7 @@ export function createDataExportService({ sql, storage, queueBuild, wakeRunner, 
       const who = await repo.accountName(row.user_id);
       stream = storiesPdfStream(sql, { id: row.user_id, name: who?.full_name?.trim() || who?.email || 'you' });
     } else {
-      const files = row.export_type === 'profile' ? [] : (await ownedFiles(sql, row.user_id)).filter((f) => MEDIA_KINDS.includes(f.kind));
-      const zip = streamZip(
-        [{ name: 'data.json', compress: true, open: async () => jsonExportStream(sql, row.user_id, row.export_type) }, ...mediaEntries(files, storage)],
-        (outcome) => ({ exportId: row.id, exportType: row.export_type, createdAt: now().toISOString(), files: files.length, included: outcome.entries, missing: outcome.missing }),
-      );
+      const zip = await zipExportStream(sql, storage, row, now());
       stream = zip.stream;
       done = zip.done;
     }

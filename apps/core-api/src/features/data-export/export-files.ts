@@ -4,11 +4,28 @@
 import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
 import { createPdfText, newPdfDocument } from '@story/pdf';
+import type { ObjectStorage } from '@story/providers';
+import { MEDIA_KINDS, ownedFiles } from '../privacy/owned-files';
 import { contentBlocks, sanitizeContent } from '../stories/story-content';
+import { mediaEntries, streamZip, type ZipOutcome } from './export-zip';
 import { ownedRowsJson, type ExportType } from './owned-rows';
 
 export function jsonExportStream(sql: Sql, userId: string, type: ExportType): Readable {
   return Readable.from(ownedRowsJson(sql, userId, type), { objectMode: false });
+}
+
+/** The zip: data.json, then the account's media (none for a profile export), then manifest.json. */
+export async function zipExportStream(
+  sql: Sql,
+  storage: Pick<ObjectStorage, 'get'>,
+  row: { id: string; user_id: string; export_type: ExportType },
+  now = new Date(),
+): Promise<{ stream: Readable; done: Promise<ZipOutcome> }> {
+  const files = row.export_type === 'profile' ? [] : (await ownedFiles(sql, row.user_id)).filter((f) => MEDIA_KINDS.includes(f.kind));
+  return streamZip(
+    [{ name: 'data.json', compress: true, open: async () => jsonExportStream(sql, row.user_id, row.export_type) }, ...mediaEntries(files, storage)],
+    (outcome) => ({ exportId: row.id, exportType: row.export_type, createdAt: now.toISOString(), files: files.length, included: outcome.entries, missing: outcome.missing }),
+  );
 }
 
 interface StoryRow {

@@ -17,6 +17,8 @@ import { ownedFiles } from './owned-files';
 export const PURGE_STORAGE_JOB = 'account.purge_storage';
 /** Keys per sweep job: a payload stays small, and a failure retries only its own slice. */
 export const PURGE_BATCH = 500;
+/** Deletes in flight at once: storage round trips overlap (an S3 delete is one request each). */
+const PURGE_CONCURRENCY = 8;
 
 export interface ErasureResult {
   files: number;
@@ -53,13 +55,19 @@ export function createAccountErasureService({ db, storage, enqueue, scrubPayload
     maxAttempts: 50,
     leaseSeconds: 10 * 60,
     async run(ctx) {
+      const keys = ctx.payload.keys;
+      let next = 0;
       let deleted = 0;
-      for (const key of ctx.payload.keys) {
-        if (ctx.signal.aborted) throw new Error('stopped');
-        await storage.delete(key);
-        deleted += 1;
-        if (deleted % 100 === 0) await ctx.progress({ deleted, of: ctx.payload.keys.length });
-      }
+      // A few workers take keys in turn; the first failure rejects the run and the runner retries it all.
+      const worker = async () => {
+        while (next < keys.length) {
+          if (ctx.signal.aborted) throw new Error('stopped');
+          await storage.delete(keys[next++] as string);
+          deleted += 1;
+          if (deleted % 100 === 0) await ctx.progress({ deleted, of: keys.length });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PURGE_CONCURRENCY, keys.length) }, worker));
       await scrubPayload(ctx.id);
       return { deleted };
     },
