@@ -78,7 +78,8 @@ async function main(cleanup: Cleanup): Promise<number> {
   say(`${media.length} media files, ${(seeded.mediaBytes / MB).toFixed(1)} MB; ${seeded.keys.length} objects in all`);
 
   const [row] = await database.sql<{ id: string }[]>`insert into user_data_exports (user_id, export_type, format) values (${a.userId}, 'all', 'zip') returning id`;
-  const exportId = row!.id;
+  if (!row) throw new Error('export row not inserted');
+  const exportId = row.id;
   say('raw reads and zip streams in a child process (3 rounds each, interleaved), then the build in a fresh one');
   // The child runs as plain node on an esbuild bundle (as core-api is deployed), not under tsx, whose
   // compiler would add its own tens of MB to the RSS measured.
@@ -121,12 +122,12 @@ async function main(cleanup: Cleanup): Promise<number> {
   for (const key of seeded.keys) if ((await storage.head(key)).exists) leftObjects += 1;
   let keptMissing = 0;
   for (const key of kept.keys) if (!(await storage.head(key)).exists) keptMissing += 1;
-  const [bRows] = await database.sql<{ n: number }[]>`select count(*)::int as n from stories where user_id = ${b.userId}`;
+  const [bRows = { n: 0 }] = await database.sql<{ n: number }[]>`select count(*)::int as n from stories where user_id = ${b.userId}`;
 
   const checks = {
     eraseUnder10s: eraseMs / 1000 < ERASE_LIMIT_S,
     nothingLeft: Object.keys(left).length === 0 && Object.keys(leftEmail).length === 0 && leftObjects === 0,
-    otherUntouched: keptMissing === 0 && bRows!.n === 5,
+    otherUntouched: keptMissing === 0 && bRows.n === 5,
     zipRatio: zipRate / rawRate >= RATIO_TARGET,
     rssUnder150: maxPeak < RSS_LIMIT_MB,
   };
@@ -152,7 +153,7 @@ async function main(cleanup: Cleanup): Promise<number> {
     `zip download over HTTP           ${report.download.mbPerS.toFixed(1)} MB/s = ${(report.download.ratio * 100).toFixed(0)}% of raw`,
     `erase (request ${requestMs.toFixed(0)} ms + sweep)  ${(eraseMs / 1000).toFixed(2)} s  [target < 10 s: ${mark(checks.eraseUnder10s)}]`,
     `left behind: ${Object.keys(left).length} columns naming the id, ${Object.keys(leftEmail).length} naming the email, ${leftObjects} objects  [${mark(checks.nothingLeft)}]`,
-    `other account: ${keptMissing} of ${kept.keys.length} objects missing, ${bRows!.n} stories  [${mark(checks.otherUntouched)}]`,
+    `other account: ${keptMissing} of ${kept.keys.length} objects missing, ${bRows.n} stories  [${mark(checks.otherUntouched)}]`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

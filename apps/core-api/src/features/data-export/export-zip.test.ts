@@ -60,7 +60,8 @@ describe('streamZip', () => {
   });
 
   it('fails the stream when a source breaks mid-way (the consumer discards the file)', async () => {
-    const broken = new Readable({ read() {} });
+    // Data is pushed by hand below; read() has nothing more to give.
+    const broken = new Readable({ read: () => undefined });
     broken.push(randomBytes(1000));
     setImmediate(() => broken.destroy(new Error('disk error')));
     const zip = streamZip([{ name: 'x.bin', open: async () => broken }], () => ({}));
