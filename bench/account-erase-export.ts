@@ -3,7 +3,7 @@
 //  - one account with 1,000 stories, 500 recordings and 200 images (real files, BENCH_FILE_KB each,
 //    default 200) plus rows in every other table that can hold its data (the tests' seedAccount), next
 //    to a second account that must come through untouched;
-//  - in a child process (bench/lib/data-export-child.ts, bundled, plain node), three interleaved rounds of:
+//  - in a child process (bench/lib/data-export-child.ts, bundled, plain node), five interleaved rounds of:
 //    the baseline, the raw storage read of exactly the account's media files (ObjectStorage.get drained,
 //    one file after another); and the data export zip stream (data.json + every media file, the export's
 //    own code) drained as it is produced. Best round of each;
@@ -80,7 +80,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   const [row] = await database.sql<{ id: string }[]>`insert into user_data_exports (user_id, export_type, format) values (${a.userId}, 'all', 'zip') returning id`;
   if (!row) throw new Error('export row not inserted');
   const exportId = row.id;
-  say('raw reads and zip streams in a child process (3 rounds each, interleaved), then the build in a fresh one');
+  say('raw reads and zip streams in a child process (5 rounds each, interleaved), then the build in a fresh one');
   // The child runs as plain node on an esbuild bundle (as core-api is deployed), not under tsx, whose
   // compiler would add its own tens of MB to the RSS measured.
   // Inside the repository, so its npm packages resolve from node_modules.

@@ -1,6 +1,6 @@
 // The export side of bench/account-erase-export.ts, run as its own process (bundled by esbuild, plain node,
 // as core-api is deployed). Args: <rates|build> <database url> <storage root> <export id>; prints JSON.
-//  - rates: three interleaved rounds of the raw storage read of the account's media files and of the data
+//  - rates: five interleaved rounds of the raw storage read of the account's media files and of the data
 //    export zip stream drained as produced (best of each), and data.json made alone once;
 //  - build: in a fresh process, only what the data-export.build job does for a zip (the stream into
 //    storage, the row completed), so its peak RSS (VmHWM) is the export's.
@@ -44,7 +44,7 @@ async function run(mode: string, dbUrl: string, storageRoot: string, exportId: s
     let rawMs = Infinity;
     let zipMs = Infinity;
     let zipBytes = 0;
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 5; round++) {
       let t0 = performance.now();
       for (const f of media) await pipeline((await storage.get(f.key)).body, counter().sink);
       rawMs = Math.min(rawMs, performance.now() - t0);
