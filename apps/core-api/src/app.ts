@@ -18,6 +18,7 @@ import { registerGiftsAndAchievements } from './features/account-extras.register
 import { registerSettingsAndAccount } from './features/settings.register';
 import { registerImportsAndMedia } from './features/media-imports.register';
 import type { UrlFetchOptions } from './features/imports/imports.service';
+import { registerPrivacy } from './features/privacy.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { configuredOAuthProviders, VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
@@ -118,6 +119,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerSettingsAndAccount(app, features, { auth });
   await registerAiHelpers(app, features);
   await registerImportsAndMedia(app, features, { urlFetch: deps.urlFetch });
+  await registerPrivacy(app, features);
 
   return app;
 }

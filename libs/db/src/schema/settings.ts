@@ -133,6 +133,8 @@ export const userVoiceSettings = pgTable(
 
 export const DATA_EXPORT_TYPES = ['stories', 'profile', 'all'] as const;
 export const DATA_EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+/** File formats of a data export (GET /api/user/data-export?format=...). */
+export const DATA_EXPORT_FORMATS = ['json', 'pdf', 'zip'] as const;
 export const userDataExports = pgTable(
   'user_data_exports',
   {
@@ -141,8 +143,13 @@ export const userDataExports = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     exportType: text('export_type').notNull(),
+    /** json, pdf or zip: the file the job produces. */
+    format: text('format').notNull().default('json'),
     status: text('status').notNull().default('pending'),
+    /** The download route of the finished file (served with the owner's Bearer token). */
     fileUrl: text('file_url'),
+    /** Where the finished file is in object storage (never shown; file_url is the way to it). */
+    storageKey: text('storage_key'),
     fileSizeBytes: bigint('file_size_bytes', { mode: 'number' }),
     error: text('error'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
@@ -154,6 +161,7 @@ export const userDataExports = pgTable(
     index('user_data_exports_user_id_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
     check('user_data_exports_type_check', oneOf('export_type', DATA_EXPORT_TYPES)),
     check('user_data_exports_status_check', oneOf('status', DATA_EXPORT_STATUSES)),
+    check('user_data_exports_format_check', oneOf('format', DATA_EXPORT_FORMATS)),
   ],
 );
 

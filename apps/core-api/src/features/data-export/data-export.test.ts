@@ -1,0 +1,226 @@
+// Data exports (issue 13 point 3, point 10): json with every row the account owns and no secret, pdf
+// read back by PDF.js, zip opened with yauzl with the media bytes as stored; the download rules (202
+// while pending, 409 failed, 410 expired) and the expiry sweep; bad input; a stranger always gets 404.
+import yauzl from 'yauzl';
+import type { ObjectStorage } from '@story/providers';
+import { seedAccount, type Seeded } from '../../test/account-factories';
+import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
+import { createFamilyActors, runPermissionMatrix } from '../../test/permission-matrix';
+import { readPdf } from '../../test/stories-books-factories';
+
+let t: TestContext;
+let storage: ObjectStorage;
+let a: SignedUp;
+let b: SignedUp;
+let sa: Seeded;
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { providers: (base) => ((storage = base.storage), {}) });
+  a = await signUp(t.app);
+  b = await signUp(t.app);
+  sa = await seedAccount(t.database.sql, storage, a);
+  await seedAccount(t.database.sql, storage, b);
+}, 60000);
+afterAll(async () => t.close());
+
+const get = (url: string, who: SignedUp = a) => t.app.inject({ method: 'GET', url, headers: who.headers });
+const post = (url: string, payload: unknown, who: SignedUp = a) => t.app.inject({ method: 'POST', url, headers: who.headers, payload: payload as object });
+
+async function finished(id: string, who: SignedUp = a) {
+  await t.app.coreJobs.drain();
+  const res = await get(`/api/user/data-exports/${id}`, who);
+  expect(res.statusCode).toBe(200);
+  return res.json().export;
+}
+
+function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const out = new Map<string, Buffer>();
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('not a zip'));
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => (out.set(entry.fileName, Buffer.concat(chunks)), zip.readEntry()));
+          stream.on('error', reject);
+        }),
+      );
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+async function read(key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of (await storage.get(key)).body) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('POST /api/user/export-data (json)', () => {
+  it('builds a json of every row the account owns, without secrets or anyone else’s rows', async () => {
+    const res = await post('/api/user/export-data', { format: 'json', exportType: 'all' });
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toMatchObject({ id: expect.any(String), status: 'pending', export_type: 'all', format: 'json' });
+    const done = await finished(res.json().id);
+    expect(done).toMatchObject({ status: 'completed', file_url: `/api/user/data-exports/${done.id}/download` });
+    expect(done.file_size_bytes).toBeGreaterThan(1000);
+    const days = (Date.parse(done.expires_at) - Date.parse(done.completed_at)) / 86400_000;
+    expect(days).toBeCloseTo(7, 1);
+
+    const file = await get(done.file_url);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toMatch(/application\/json/);
+    expect(file.headers['content-disposition']).toMatch(/attachment; filename="data-export-all-\d{4}-\d{2}-\d{2}\.json"/);
+    const data = JSON.parse(file.body);
+    expect(data.userId).toBe(a.userId);
+    const tables = data.tables as Record<string, Record<string, unknown>[]>;
+    expect(tables['accounts']![0]).toMatchObject({ id: a.userId, email: a.email });
+    expect(tables['stories']!.length).toBe(3);
+    expect(tables['recordings']!.length).toBe(2);
+    expect(tables['images']!.length).toBe(2);
+    for (const name of ['profiles', 'user_settings', 'consent_records', 'campaigns', 'books', 'conversations', 'gifts', 'invoices', 'achievement_progress', 'tools_responses', 'family_groups (created_by)'])
+      expect(tables[name]?.length ?? 0).toBeGreaterThan(0);
+    expect(tables['conversation_messages (of conversations.user_id)']!.length).toBe(1);
+    expect(tables['book_chapters (of books.user_id)']!.length).toBe(1);
+    expect(Object.keys(tables)).not.toContain('auth_sessions');
+    expect(file.body).not.toMatch(/password_hash|token_hash|code_hash|"storage_key"/);
+    expect(file.body).not.toContain(b.userId);
+  });
+
+  it('answers an export of type profile with only the profile tables', async () => {
+    const res = await post('/api/settings/data-export', { export_type: 'profile', format: 'json' });
+    expect(res.statusCode).toBe(202);
+    const done = await finished(res.json().export.id);
+    const data = JSON.parse((await get(done.file_url)).body);
+    expect(Object.keys(data.tables)).toContain('profiles');
+    expect(Object.keys(data.tables)).not.toContain('stories');
+  });
+});
+
+describe('GET /api/user/data-export?format=', () => {
+  it('queues a pdf when none is ready (202), then streams the newest completed one', async () => {
+    const first = await get('/api/user/data-export?format=pdf');
+    expect(first.statusCode).toBe(202);
+    expect(first.json().export).toMatchObject({ format: 'pdf', export_type: 'all', status: 'pending' });
+    // Asked again while pending: the same export, not a second one.
+    expect((await get('/api/user/data-export?format=pdf')).json().export.id).toBe(first.json().export.id);
+    await t.app.coreJobs.drain();
+    const pdf = await get('/api/user/data-export?format=pdf');
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const doc = await readPdf(pdf.rawPayload);
+    expect(doc.pages).toBeGreaterThanOrEqual(4);
+    expect(doc.text).toContain('Zoë Ångström');
+    expect(doc.text).toContain('Story 0 — été');
+    expect(doc.text).toContain('北京');
+  }, 60000);
+
+  it('zip: data.json plus every media file with the stored bytes, and a manifest', async () => {
+    const access = await get('/api/privacy/access');
+    expect(access.statusCode).toBe(200);
+    const { downloadUrl, success, message } = access.json();
+    expect(success).toBe(true);
+    expect(message).toEqual(expect.any(String));
+    expect((await get(downloadUrl)).statusCode).toBe(202);
+    await t.app.coreJobs.drain();
+    const res = await get(downloadUrl);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    const entries = await unzip(res.rawPayload);
+    expect(JSON.parse(entries.get('data.json')!.toString()).tables['stories']).toHaveLength(3);
+    const recordings = [...entries.keys()].filter((n) => n.startsWith('recordings/'));
+    expect(recordings).toHaveLength(2);
+    const [rec] = await t.database.sql<{ storage_key: string; title: string }[]>`select storage_key, title from recordings where user_id = ${a.userId} and title = 'Recording 0'`;
+    const name = recordings.find((n) => n.includes('Recording 0'))!;
+    expect(name).toMatch(/^recordings\/\d{4}-\d{2}-\d{2}-Recording 0\.mp3$/);
+    expect(entries.get(name)!.equals(await read(rec!.storage_key))).toBe(true);
+    expect([...entries.keys()].filter((n) => n.startsWith('images/'))).toHaveLength(2);
+    for (const folder of ['imports/', 'conversations/', 'family-memories/', 'flipbooks/']) expect([...entries.keys()].some((n) => n.startsWith(folder))).toBe(true);
+    expect(JSON.parse(entries.get('manifest.json')!.toString())).toMatchObject({ missing: [] });
+    // Asked again: the finished export is reused.
+    expect((await get('/api/privacy/access')).json().downloadUrl).toBe(downloadUrl);
+    // The same is answered by the format route.
+    expect((await get('/api/user/data-export?format=zip')).statusCode).toBe(200);
+    expect(sa.mediaBytes).toBeGreaterThan(0);
+  }, 60000);
+
+  it('a file missing from storage is named in the manifest; the zip still completes', async () => {
+    const c = await signUp(t.app);
+    const sc = await seedAccount(t.database.sql, storage, c, { stories: 1, recordings: 1, images: 1 });
+    const [rec] = await t.database.sql<{ storage_key: string }[]>`select storage_key from recordings where user_id = ${c.userId}`;
+    await storage.delete(rec!.storage_key);
+    const res = await post('/api/user/export-data', {}, c);
+    const done = await finished(res.json().id, c);
+    expect(done.status).toBe('completed');
+    const entries = await unzip((await get(done.file_url, c)).rawPayload);
+    const manifest = JSON.parse(entries.get('manifest.json')!.toString());
+    expect(manifest.missing).toEqual([expect.objectContaining({ name: expect.stringMatching(/^recordings\//) })]);
+    expect(sc.keys.length).toBeGreaterThan(5);
+  }, 60000);
+});
+
+describe('download rules', () => {
+  it('409 for a failed export, 410 for an expired one; the expiry sweep deletes the file', async () => {
+    const res = await post('/api/user/export-data', { format: 'json' });
+    const done = await finished(res.json().id);
+    const [row] = await t.database.sql<{ storage_key: string }[]>`select storage_key from user_data_exports where id = ${done.id}`;
+    await t.database.sql`update user_data_exports set expires_at = now() - interval '1 minute' where id = ${done.id}`;
+    expect((await get(done.file_url)).statusCode).toBe(410);
+    // The recurring sweep ran at the first drain and is next due in an hour: bring it forward.
+    const moved = await t.database.sql`update jobs set run_at = now() where kind = 'data-export.expire' and status = 'queued' returning id`;
+    expect(moved).toHaveLength(1);
+    await t.app.coreJobs.drain();
+    expect((await storage.head(row!.storage_key)).exists).toBe(false);
+    const [after] = await t.database.sql`select storage_key from user_data_exports where id = ${done.id}`;
+    expect(after!['storage_key']).toBeNull();
+
+    const failed = await post('/api/user/export-data', { format: 'json' });
+    await t.database.sql`update user_data_exports set status = 'failed', error = 'disk full' where id = ${failed.json().id}`;
+    const refused = await get(`/api/user/data-exports/${failed.json().id}/download`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(/failed/);
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    ['GET', '/api/user/data-export?format=xml', undefined, 'format'],
+    ['POST', '/api/user/export-data', { format: 'docx' }, 'format'],
+    ['POST', '/api/user/export-data', { exportType: 'everything' }, 'exportType'],
+    ['POST', '/api/settings/data-export', { export_type: 'photos' }, 'export_type'],
+    ['POST', '/api/user/export-data', { format: 'json', extra: 1 }, 'extra'],
+    ['GET', '/api/user/data-exports/not-a-uuid', undefined, 'id'],
+  ])('%s %s %j → 400 naming %s, nothing queued', async (method, url, payload, field) => {
+    const before = await t.database.sql`select count(*)::int as n from user_data_exports`;
+    const res = await t.app.inject({ method: method as 'GET' | 'POST', url, headers: a.headers, ...(payload ? { payload } : {}) });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain(field);
+    expect(await t.database.sql`select count(*)::int as n from user_data_exports`).toEqual(before);
+  });
+
+  it('401 without a session', async () => {
+    for (const url of ['/api/user/data-export', '/api/privacy/access', '/api/settings/data-export']) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+  });
+});
+
+describe('permissions', () => {
+  it('an export is its owner’s alone: family members and strangers get 404 and learn nothing', async () => {
+    const actors = await createFamilyActors(t.app, t.database.sql);
+    const res = await post('/api/user/export-data', { format: 'json' }, actors.owner);
+    const id = res.json().id as string;
+    await finished(id, actors.owner);
+    const mine = { owner: 200, contributor: 404, viewer: 404, removed: 404, stranger: 404 } as const;
+    const mismatches = await runPermissionMatrix(t.app, actors, [
+      { name: 'get export', method: 'GET', url: `/api/user/data-exports/${id}`, expect: mine },
+      { name: 'download export', method: 'GET', url: `/api/user/data-exports/${id}/download`, expect: mine },
+    ]);
+    expect(mismatches).toEqual([]);
+    // Everyone else's list and newest-export routes answer their own exports only.
+    const list = await get('/api/settings/data-export', actors.stranger);
+    expect(list.json().exports).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+// The three files a data export can be, each produced as a stream that storage.put consumes, so no file
+// is ever whole in memory: json (owned-rows.ts), pdf (the stories as a readable document, through libs/pdf
+// for every script), zip (the json plus the media files, one at a time; see export-zip.ts).
+import { Readable } from 'node:stream';
+import type { Sql } from 'postgres';
+import { createPdfText, newPdfDocument } from '@story/pdf';
+import type { ObjectStorage } from '@story/providers';
+import { MEDIA_KINDS, ownedFiles } from '../privacy/owned-files';
+import { contentBlocks, sanitizeContent } from '../stories/story-content';
+import { mediaEntries, streamZip, type ZipOutcome } from './export-zip';
+import { ownedRowsJson, type ExportType } from './owned-rows';
+
+export function jsonExportStream(sql: Sql, userId: string, type: ExportType): Readable {
+  return Readable.from(ownedRowsJson(sql, userId, type), { objectMode: false });
+}
+
+/** The zip: data.json, then the account's media (none for a profile export), then manifest.json. */
+export async function zipExportStream(
+  sql: Sql,
+  storage: Pick<ObjectStorage, 'get'>,
+  row: { id: string; user_id: string; export_type: ExportType },
+  now = new Date(),
+): Promise<{ stream: Readable; done: Promise<ZipOutcome> }> {
+  const files = row.export_type === 'profile' ? [] : (await ownedFiles(sql, row.user_id)).filter((f) => MEDIA_KINDS.includes(f.kind));
+  return streamZip(
+    [{ name: 'data.json', compress: true, open: async () => jsonExportStream(sql, row.user_id, row.export_type) }, ...mediaEntries(files, storage)],
+    (outcome) => ({ exportId: row.id, exportType: row.export_type, createdAt: now.toISOString(), files: files.length, included: outcome.entries, missing: outcome.missing }),
+  );
+}
+
+interface StoryRow {
+  title: string | null;
+  prompt: string | null;
+  content: string | null;
+  response_text: string | null;
+  created_at: string;
+}
+
+/** The caller's stories as an A4 PDF: a title page, then each story with its date and text, newest last. */
+export function storiesPdfStream(sql: Sql, user: { id: string; name: string }): Readable {
+  const doc = newPdfDocument({ size: 'A4', margin: 64, autoFirstPage: false, compress: true, info: { Title: `Stories of ${user.name}` } });
+  const pdf = createPdfText(doc);
+  const heading = (text: string, size: number) => {
+    pdf.use({ family: 'serif', bold: true });
+    doc.fontSize(size);
+    pdf.text(text);
+  };
+  async function write(): Promise<void> {
+    doc.addPage();
+    heading(`Stories of ${user.name}`, 24);
+    doc.moveDown();
+    pdf.use({ family: 'serif' });
+    doc.fontSize(11);
+    pdf.text(`Exported ${new Date().toISOString().slice(0, 10)}. Every story of this account, oldest first.`);
+    let count = 0;
+    // A cursor: a thousand stories are laid out a few at a time while pdfkit streams finished pages out.
+    for await (const batch of sql<StoryRow[]>`
+      select title, prompt, content, response_text, created_at::text from stories where user_id = ${user.id} order by created_at, id`.cursor(50)) {
+      for (const story of batch) {
+        count += 1;
+        doc.addPage();
+        heading(story.title?.trim() || story.prompt?.trim() || 'Untitled story', 18);
+        pdf.use({ family: 'serif', italic: true });
+        doc.fontSize(10);
+        pdf.text(story.created_at.slice(0, 10));
+        doc.moveDown();
+        doc.fontSize(12);
+        const html = story.content ?? (story.response_text ? `<p>${escapeHtml(story.response_text)}</p>` : '');
+        for (const block of contentBlocks(sanitizeContent(html))) {
+          const prefix = block.kind === 'item' ? `${'  '.repeat(block.depth)}${block.marker} ` : '';
+          block.runs.forEach((run, i) => {
+            pdf.use({ family: 'serif', bold: run.bold, italic: run.italic });
+            pdf.text((i === 0 ? prefix : '') + run.text, { continued: i < block.runs.length - 1, paragraphGap: 6 });
+          });
+        }
+      }
+    }
+    if (count === 0) {
+      doc.moveDown();
+      pdf.text('This account has no stories yet.');
+    }
+    doc.end();
+  }
+  write().catch((err: unknown) => (doc as unknown as Readable).destroy(err instanceof Error ? err : new Error(String(err))));
+  return doc as unknown as Readable;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,0 +1,101 @@
+// Account erasure (spec 000 User/privacy; issue 13 point 2): POST /api/privacy/erase and DELETE /api/user/account.
+// One transaction removes or anonymises every row (account-erasure.repository.ts says table by table),
+// anonymises the queued emails (libs/email eraseUserEmailData, spec 001 Limits), and enqueues the storage
+// sweep: `account.purge_storage` jobs whose payloads are the object keys collected inside that same
+// transaction. Rows and sweep commit together or not at all; the sweep is retried by the job runner until
+// every object is gone (deleting a missing key is not an error, so a rerun is harmless).
+import type { TransactionSql } from 'postgres';
+import { z } from 'zod';
+import type { Database, Transaction } from '@story/db';
+import { eraseUserEmailData } from '@story/email';
+import { badRequest, notFound } from '@story/http';
+import { defineJob } from '@story/jobs';
+import type { ObjectStorage } from '@story/providers';
+import { deleteAccount, eraseOwnedRows, lockAccount, recordErasure } from './account-erasure.repository';
+import { ownedFiles } from './owned-files';
+
+export const PURGE_STORAGE_JOB = 'account.purge_storage';
+/** Keys per sweep job: a payload stays small, and a failure retries only its own slice. */
+export const PURGE_BATCH = 500;
+/** Deletes in flight at once: storage round trips overlap (an S3 delete is one request each). */
+const PURGE_CONCURRENCY = 8;
+
+export interface ErasureResult {
+  files: number;
+  anonymisedEmails: number;
+  jobs: string[];
+}
+
+export interface AccountErasureDeps {
+  db: Database;
+  storage: Pick<ObjectStorage, 'delete'>;
+  /** Enqueue a job in the erasure's transaction (the core runner's enqueue). */
+  enqueue(kind: string, payload: Record<string, unknown>, tx: TransactionSql): Promise<{ id: string }>;
+  /** Run one job's handler SQL: clear its payload once it has succeeded (the keys name the account). */
+  scrubPayload(jobId: string): Promise<void>;
+  wakeRunner?: () => void;
+}
+
+/**
+ * The postgres.js transaction under a Drizzle one. eraseUserEmailData takes Drizzle and the job queue
+ * takes postgres.js; both must write in one transaction, and Drizzle's postgres-js session holds exactly
+ * that client (drizzle-orm/postgres-js/session.js `transaction`).
+ */
+function rawTransaction(tx: Transaction): TransactionSql {
+  const client = (tx as unknown as { session?: { client?: TransactionSql } }).session?.client;
+  if (!client) throw new Error('Drizzle transaction without a postgres.js client');
+  return client;
+}
+
+export function createAccountErasureService({ db, storage, enqueue, scrubPayload, wakeRunner }: AccountErasureDeps) {
+  const purgeJob = defineJob({
+    kind: PURGE_STORAGE_JOB,
+    parse: (p) => z.object({ keys: z.array(z.string().min(1)).max(PURGE_BATCH) }).parse(p),
+    // Retried until done: backoff grows to 10 minutes, so 50 attempts keep trying for about 8 hours.
+    maxAttempts: 50,
+    leaseSeconds: 10 * 60,
+    async run(ctx) {
+      const keys = ctx.payload.keys;
+      let next = 0;
+      let deleted = 0;
+      // A few workers take keys in turn; the first failure rejects the run and the runner retries it all.
+      const worker = async () => {
+        while (next < keys.length) {
+          if (ctx.signal.aborted) throw new Error('stopped');
+          await storage.delete(keys[next++] as string);
+          deleted += 1;
+          if (deleted % 100 === 0) await ctx.progress({ deleted, of: keys.length });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PURGE_CONCURRENCY, keys.length) }, worker));
+      await scrubPayload(ctx.id);
+      return { deleted };
+    },
+  });
+
+  async function erase(userId: string, options: { confirmEmail?: string; reason?: string | null; via: string }): Promise<ErasureResult> {
+    const result = await db.transaction(async (tx) => {
+      const raw = rawTransaction(tx);
+      const account = await lockAccount(raw, userId);
+      if (!account) throw notFound('Account');
+      if (options.confirmEmail !== undefined && options.confirmEmail.trim().toLowerCase() !== account.email.toLowerCase()) {
+        throw badRequest('confirmEmail does not match the account email', { field: 'confirmEmail' });
+      }
+      // Keys first: the rows that name them are about to go.
+      const keys = [...new Set((await ownedFiles(raw, userId)).map((f) => f.key))];
+      const rows = await eraseOwnedRows(raw, userId, account.email);
+      const { anonymisedEmails } = await eraseUserEmailData(tx, userId);
+      await deleteAccount(raw, userId);
+      await recordErasure(raw, { reason: options.reason?.slice(0, 1000) ?? null, files: keys.length, rows, via: options.via });
+      const jobs: string[] = [];
+      for (let i = 0; i < keys.length; i += PURGE_BATCH) jobs.push((await enqueue(PURGE_STORAGE_JOB, { keys: keys.slice(i, i + PURGE_BATCH) }, raw)).id);
+      return { files: keys.length, anonymisedEmails, jobs };
+    });
+    wakeRunner?.();
+    return result;
+  }
+
+  return { job: purgeJob, erase };
+}
+
+export type AccountErasureService = ReturnType<typeof createAccountErasureService>;

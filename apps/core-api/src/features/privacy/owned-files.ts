@@ -1,0 +1,57 @@
+// Every stored object an account owns, found from the rows that point at storage. One list, used twice:
+// the erasure sweeps these keys, and the data export zip carries the media among them. A new table that
+// keeps a storage key must be added here (the erasure test lists storage afterwards and would catch it).
+import type { Sql, TransactionSql } from 'postgres';
+
+export type OwnedFileKind = 'recording' | 'image' | 'thumbnail' | 'import' | 'upload' | 'conversation-audio' | 'family-memory' | 'flipbook' | 'book-export' | 'data-export';
+
+export interface OwnedFile {
+  key: string;
+  kind: OwnedFileKind;
+  /** A title to name the file by in a zip (may be empty). */
+  title: string;
+  createdAt: string;
+}
+
+/** Kinds that are the account's media (what a data export zip carries); the rest are files made from them. */
+export const MEDIA_KINDS: readonly OwnedFileKind[] = ['recording', 'image', 'import', 'upload', 'conversation-audio', 'family-memory', 'flipbook'];
+
+type Db = Sql | TransactionSql;
+
+/**
+ * The account's stored objects, oldest first. Export files (book PDFs, data exports, archives) of other
+ * accounts about this storyteller are included: they hold this account's content.
+ */
+export async function ownedFiles(db: Db, userId: string): Promise<OwnedFile[]> {
+  const rows = await db<{ key: string; kind: OwnedFileKind; title: string | null; created_at: string }[]>`
+    select storage_key as key, 'recording' as kind, title, created_at::text from recordings where user_id = ${userId} and storage_key is not null
+    union all
+    select storage_key, 'image', coalesce(title, caption), created_at::text from images where user_id = ${userId}
+    union all
+    select thumbnail_key, 'thumbnail', coalesce(title, caption), created_at::text from images where user_id = ${userId} and thumbnail_key is not null
+    union all
+    select storage_key, 'import', coalesce(title, file_name), created_at::text from imports where user_id = ${userId} and storage_key is not null
+    union all
+    select storage_key, 'upload', file_name, created_at::text from user_files where user_id = ${userId}
+    union all
+    select m.audio_storage_key, 'conversation-audio', c.title, m.created_at::text
+      from conversation_messages m join conversations c on c.id = m.conversation_id
+     where c.user_id = ${userId} and m.audio_storage_key is not null
+    union all
+    select item ->> 'storageKey', 'family-memory', fm.title, fm.created_at::text
+      from family_memories fm cross join lateral jsonb_array_elements(fm.media) item
+     where (fm.created_by = ${userId} or fm.family_group_id in (select id from family_groups where created_by = ${userId}))
+       and item ->> 'storageKey' is not null
+    union all
+    select k.key, 'flipbook', f.title, p.created_at::text
+      from tools_flipbook_pages p join tools_flipbooks f on f.id = p.flipbook_id
+      cross join lateral (values (p.storage_key), (p.thumbnail_key)) k(key)
+     where f.user_id = ${userId} and k.key is not null
+    union all
+    select storage_key, 'book-export', kind, created_at::text from export_jobs
+     where (user_id = ${userId} or storyteller_id = ${userId} or book_id in (select id from books where user_id = ${userId})) and storage_key is not null
+    union all
+    select storage_key, 'data-export', export_type, created_at::text from user_data_exports where user_id = ${userId} and storage_key is not null
+    order by 4, 1`;
+  return rows.map((r) => ({ key: r.key, kind: r.kind, title: r.title ?? '', createdAt: r.created_at }));
+}
