@@ -87,6 +87,8 @@ export const privacyFields = {
   analytics_enabled: flag,
   improvement_data_sharing: flag,
   marketing_data_usage: flag,
+  /** Beyond the spec's table: keep GPS location in stored photos (default off: it is stripped; see images/). */
+  keep_photo_location: flag,
 };
 
 export const voiceFields = {

@@ -41,7 +41,7 @@ describe('defaults', () => {
     });
     expect((await get('/api/settings/privacy')).json().settings).toEqual({
       profile_visibility: 'private', show_in_directory: false, allow_story_discovery: false, default_story_privacy: 'private',
-      allow_family_collaboration: true, require_approval_for_shares: true, analytics_enabled: true, improvement_data_sharing: true, marketing_data_usage: false,
+      allow_family_collaboration: true, require_approval_for_shares: true, analytics_enabled: true, improvement_data_sharing: true, marketing_data_usage: false, keep_photo_location: false,
     });
     // Exactly the seven fields of spec 000.
     expect((await get('/api/settings/voice')).json()).toEqual({
