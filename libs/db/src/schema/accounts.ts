@@ -20,7 +20,12 @@ export const accounts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('accounts_email_key').on(t.email), check('accounts_role_check', oneOf('role', ACCOUNT_ROLES))],
+  (t) => [
+    uniqueIndex('accounts_email_key').on(t.email),
+    check('accounts_role_check', oneOf('role', ACCOUNT_ROLES)),
+    // Newest first: the admin users list and the dashboard's signup feed (issue 15).
+    index('accounts_created_at_idx').on(t.createdAt.desc().nullsFirst()),
+  ],
 );
 
 export const authSessions = pgTable(
