@@ -22,17 +22,20 @@ export interface FlagRule {
 /** true/false, or the variant's name for an A/B flag. */
 export type FlagValue = boolean | string;
 
-/**
- * 32-bit FNV-1a over the UTF-16 units, then murmur3's finaliser to spread nearby inputs. Stable across
- * processes, versions and machines (no seed), which is what "the same user always gets the same
- * answer" needs; it is not a security boundary.
- */
-export function stableHash(input: string): number {
-  let h = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5;
+
+/** FNV-1a over the UTF-16 units of `input`, continuing from `state` (streaming: fnv(a + b) = fnv(b, fnv(a))). */
+function fnv(input: string, state = FNV_OFFSET): number {
+  let h = state;
   for (let i = 0; i < input.length; i++) {
     h ^= input.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return h;
+}
+
+/** murmur3's finaliser, to spread nearby inputs. */
+function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -41,16 +44,37 @@ export function stableHash(input: string): number {
   return h >>> 0;
 }
 
-/** The user's rollout bucket for a flag, 0-99. */
-export function rolloutBucket(key: string, userId: string): number {
-  return stableHash(`${key}:${userId}`) % 100;
+/**
+ * 32-bit FNV-1a, then murmur3's finaliser. Stable across processes, versions and machines (no seed),
+ * which is what "the same user always gets the same answer" needs; it is not a security boundary.
+ */
+export function stableHash(input: string): number {
+  return mix(fnv(input));
 }
 
-/** The variant a user in the rollout gets: a hash independent of the rollout bucket, taken over the total weight. */
+// The FNV state after "<key>:" (and "<key>:variant:"), kept per key so an evaluation hashes only the
+// user id and allocates nothing: a flag cache evaluation must stay in the low microseconds.
+const prefixes = new Map<string, { bucket: number; variant: number }>();
+function prefixState(key: string): { bucket: number; variant: number } {
+  let state = prefixes.get(key);
+  if (state === undefined) {
+    if (prefixes.size > 10_000) prefixes.clear();
+    state = { bucket: fnv(`${key}:`), variant: fnv(`${key}:variant:`) };
+    prefixes.set(key, state);
+  }
+  return state;
+}
+
+/** The user's rollout bucket for a flag, 0-99: stableHash(`${key}:${userId}`) % 100. */
+export function rolloutBucket(key: string, userId: string): number {
+  return mix(fnv(userId, prefixState(key).bucket)) % 100;
+}
+
+/** The variant a user in the rollout gets: stableHash(`${key}:variant:${userId}`) over the total weight, independent of the bucket. */
 export function pickVariant(key: string, userId: string, variants: FlagVariant[]): string | null {
   const total = variants.reduce((sum, v) => sum + Math.max(0, v.weight), 0);
   if (total <= 0) return variants[0]?.name ?? null;
-  let point = stableHash(`${key}:variant:${userId}`) % total;
+  let point = mix(fnv(userId, prefixState(key).variant)) % total;
   for (const v of variants) {
     const w = Math.max(0, v.weight);
     if (point < w) return v.name;

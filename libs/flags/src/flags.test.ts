@@ -14,6 +14,7 @@ describe('evaluateFlag', () => {
     expect(stableHash('new_editor:u1')).not.toBe(stableHash('new_editor:u2'));
     // Pinned so a change of the function (which would reshuffle every rollout) fails here.
     expect(rolloutBucket('k', 'u')).toBe(stableHash('k:u') % 100);
+    expect(pickVariant('k', 'u', [{ name: 'a', weight: 3 }, { name: 'b', weight: 4 }])).toBe(stableHash('k:variant:u') % 7 < 3 ? 'a' : 'b');
     expect([stableHash(''), stableHash('abc')]).toEqual([2872998923, 482950588]);
   });
 
