@@ -93,8 +93,12 @@ export function createAdminUsersRepository(db: Database) {
       return rows[0]!;
     },
 
+    /** The role now and as the grant that sign-in and refresh keep (roleForAccount); user clears the grant. */
     async setRole(id: string, role: AccountRole, tx: DbOrTx = db): Promise<void> {
-      await tx.update(accounts).set({ role, updatedAt: new Date() }).where(eq(accounts.id, id));
+      await tx
+        .update(accounts)
+        .set({ role, grantedRole: role === 'user' ? null : role, updatedAt: new Date() })
+        .where(eq(accounts.id, id));
     },
 
     /** Upsert: an account made before profiles existed still gets its tier. */

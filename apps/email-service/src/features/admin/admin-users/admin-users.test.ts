@@ -76,8 +76,9 @@ it('grants support to a verified account, never admin or support to an unverifie
 
   const ok = await t.app.inject({ method: 'PATCH', url: `/api/admin/users/${ada.userId}`, headers: admin.headers, payload: { role: 'support' } });
   expect(ok.statusCode).toBe(200);
-  const [now] = await t.database.sql`select role from accounts where id = ${ada.userId}`;
-  expect(now!['role']).toBe('support');
+  const [now] = await t.database.sql`select role, granted_role from accounts where id = ${ada.userId}`;
+  // granted_role keeps the role through core-api's next sign-in and refresh (roleForAccount).
+  expect(now).toEqual({ role: 'support', granted_role: 'support' });
   // Ada's session now reads as support (the session check reads the account row).
   expect((await t.app.inject({ url: '/api/admin/stats/users', headers: ada.headers })).statusCode).toBe(200);
 

@@ -1,0 +1,2 @@
+ALTER TABLE "accounts" ADD COLUMN "granted_role" text;--> statement-breakpoint
+ALTER TABLE "accounts" ADD CONSTRAINT "accounts_granted_role_check" CHECK (granted_role IS NULL OR granted_role IN ('support', 'admin'));
