@@ -1,7 +1,7 @@
 // The SQL of the admin users screens: accounts with their profile (tier), the per-user counts of the
 // detail view, and the role and tier writes. Every method takes an optional transaction.
 import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { accounts, profiles, type AccountRole, type Database, type DbOrTx, type SubscriptionTier } from '@story/db';
+import { accounts, one, profiles, type AccountRole, type Database, type DbOrTx, type SubscriptionTier } from '@story/db';
 
 export interface UserFilters {
   search?: string;
@@ -90,7 +90,8 @@ export function createAdminUsersRepository(db: Database) {
           (select count(*)::int from books where user_id = ${id}) as books,
           (select count(*)::int from conversations where user_id = ${id}) as conversations,
           (select count(*)::int from auth_sessions where user_id = ${id} and revoked_at is null and expires_at > now()) as active_sessions`);
-      return rows[0]!;
+      // A select of scalar subqueries always returns exactly one row.
+      return one(rows);
     },
 
     /** The role now and as the grant that sign-in and refresh keep (roleForAccount); user clears the grant. */
