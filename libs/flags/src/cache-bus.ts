@@ -11,7 +11,11 @@ export const ALL_CACHES = 'all';
 export interface CacheBus {
   /** A cache this process keeps, cleared when `scope` or `all` is published. */
   register(scope: string, clear: () => void): void;
-  /** Start listening (idempotent). Resolves once the LISTEN is in place. */
+  /**
+   * Start listening (idempotent). Resolves once the LISTEN is in place, or once it has failed: a service
+   * starts without its database (its /health says so), postgres.js keeps re-listening until the client
+   * ends, and meanwhile the caches still expire after their TTL.
+   */
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Clear `scope` (default all) here at once and NOTIFY every other process. */
@@ -23,9 +27,17 @@ export interface CacheBus {
 /** A scope name is a plain word; anything else in a payload is ignored. */
 const SCOPE = /^[a-z][a-z0-9_.-]{0,62}$/;
 
-export function createCacheBus({ sql, onClear }: { sql: postgres.Sql; onClear?: (scope: string, cleared: string[]) => void }): CacheBus {
+export function createCacheBus({
+  sql,
+  onClear,
+  onError,
+}: {
+  sql: postgres.Sql;
+  onClear?: (scope: string, cleared: string[]) => void;
+  onError?: (err: unknown) => void;
+}): CacheBus {
   const caches: { scope: string; clear: () => void }[] = [];
-  let listening: Promise<{ unlisten(): Promise<void> }> | null = null;
+  let listening: Promise<{ unlisten(): Promise<void> } | null> | null = null;
 
   function clearLocal(scope: string): string[] {
     const cleared: string[] = [];
@@ -45,15 +57,21 @@ export function createCacheBus({ sql, onClear }: { sql: postgres.Sql; onClear?: 
       caches.push({ scope, clear });
     },
     async start() {
-      listening ??= sql.listen(CACHE_CHANNEL, (payload) => {
-        if (SCOPE.test(payload)) clearLocal(payload);
-      });
+      listening ??= sql
+        .listen(CACHE_CHANNEL, (payload) => {
+          if (SCOPE.test(payload)) clearLocal(payload);
+        })
+        .catch((err: unknown) => {
+          onError?.(err);
+          return null;
+        });
       await listening;
     },
     async stop() {
       const l = listening;
       listening = null;
-      if (l) await (await l).unlisten();
+      const handle = l ? await l : null;
+      await handle?.unlisten().catch(() => undefined);
     },
     async publish(scope = ALL_CACHES) {
       clearLocal(scope);

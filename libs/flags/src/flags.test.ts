@@ -68,6 +68,16 @@ describe('evaluateFlag', () => {
   });
 });
 
+it('starts without a reachable database (the service reports it on /health) and stops cleanly', async () => {
+  const dead = createDbClient('postgres://postgres:x@127.0.0.1:1/none', { max: 1 });
+  const errors: unknown[] = [];
+  const bus = createCacheBus({ sql: dead.sql, onError: (err) => errors.push(err) });
+  await bus.start();
+  expect(errors).toHaveLength(1);
+  await bus.stop();
+  await dead.close();
+});
+
 describe('flag store and cache bus on PostgreSQL', () => {
   let t: TestDatabase;
   let second: DbClient;

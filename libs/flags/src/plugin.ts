@@ -21,6 +21,7 @@ export function registerFlags(app: FastifyInstance, { sql, ttlMs }: { sql: postg
   const cacheBus = createCacheBus({
     sql,
     onClear: (scope, cleared) => app.log.info({ scope, cleared }, 'caches cleared'),
+    onError: (err) => app.log.warn({ err }, 'cache bus: LISTEN failed; caches expire by TTL until it succeeds'),
   });
   cacheBus.register(FLAGS_SCOPE, () => flags.clear());
   app.decorate('flags', flags);
