@@ -21,6 +21,8 @@ import type { UrlFetchOptions } from './features/imports/imports.service';
 import { registerPrivacy } from './features/privacy.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
 import { configuredOAuthProviders, VERSION } from '@story/config';
+import { registerFlags } from '@story/flags';
+import { flagsRoutes } from './features/flags/flags.routes';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
@@ -73,6 +75,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });
+  const { flags } = registerFlags(app, { sql });
 
   await registerHealth(app, {
     service: 'core-api',
@@ -103,6 +106,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
     await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db }) }), { prefix: '/api/campaigns' });
+    await authenticated.register(flagsRoutes({ flags }), { prefix: '/api/flags' });
   });
 
   const jobs = createJobRunner({ sql, queue: 'core', log: app.log.child({ component: 'core-jobs' }) });

@@ -1,6 +1,7 @@
 // email-service: shared plumbing, then its features. The queue worker is started by main.ts, not here.
 import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth, requireRole, sessionRoutes } from '@story/auth';
 import { VERSION } from '@story/config';
+import { registerFlags } from '@story/flags';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createEmailDelivery, type EmailDelivery } from '@story/providers';
 import { createServiceApp, emailErrorRenderer, emailErrorSchema, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
@@ -27,6 +28,7 @@ import { createUserEmailsRepository } from './features/user-emails/user-emails.r
 import { createUserEmailsService } from './features/user-emails/user-emails.service';
 import { userEmailsRoutes } from './features/user-emails/user-emails.routes';
 import { registerAdminContent, registerAdminContentPublic } from './features/admin-content.register';
+import { createAdminApi } from './features/admin/admin.register';
 
 export interface EmailServiceDeps {
   database: DbClient;
@@ -60,7 +62,10 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   app.addHook('onClose', async () => delivery.close());
   const analytics = createAnalyticsRepository(db);
   const templates = createTemplatesRepository(db);
-  const authHook = requireAuth({ tokens: createTokenSigner(config.secrets.jwtSecret), sessions: createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs }) });
+  const tokens = createTokenSigner(config.secrets.jwtSecret);
+  const authHook = requireAuth({ tokens, sessions: createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs }) });
+  const { flags, cacheBus } = registerFlags(app, { sql });
+  const adminApi = createAdminApi(app, { db, tokens, rateLimit, flags, cacheBus, roleLists: config });
 
   await registerHealth(app, {
     service: 'email-service',
@@ -99,6 +104,8 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
       userEmailsRoutes({ userEmails: createUserEmailsService({ userEmails: createUserEmailsRepository(db) }), rateLimit, limit: 'email.user' }),
       { prefix: '/api/user/emails' },
     );
+    // Admin application API (stats, users, impersonation, feature flags, ...): admin or support.
+    await adminApi.register(authenticated);
   });
   // Admin API points 5-7 (AI management, content, support, billing, waitlist, migrations): own scope, admin|support reads.
   await app.register(async (authenticated) => {

@@ -5,6 +5,7 @@ import { createSessionLookup, createTokenSigner, registerAuthDecorators, require
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createProviders, describeProviders, type Providers } from '@story/providers';
+import { registerFlags } from '@story/flags';
 import { createServiceApp, probeCheck, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App, type ServiceOptions } from '@story/http';
 import { toolsPublicBaseUrl, type ToolsApiConfig } from './config';
 import { registerToolsCallerDecorator } from './shared/caller';
@@ -73,6 +74,8 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });
+  // app.flags: the shared feature-flag cache (libs/flags), cleared with every other service's by NOTIFY.
+  registerFlags(app, { sql });
   const featureDeps: ToolsFeatureDeps = { db, sql, providers, tokens, sessions, limitScale: config.rateLimit.scale, publicBaseUrl };
 
   await registerHealth(app, {

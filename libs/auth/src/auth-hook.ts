@@ -10,6 +10,8 @@ export interface AuthContext {
   email: string;
   role: string;
   sessionId: string;
+  /** Set on an impersonation token: the admin acting as this user (the token's `act.sub`). */
+  actorId?: string;
 }
 
 declare module 'fastify' {
@@ -41,6 +43,11 @@ export async function resolveCaller(request: FastifyRequest, deps: AuthDeps): Pr
   if (!claims) throw unauthorized();
   const session = await deps.sessions.findActive(claims.sid);
   if (!session || session.userId !== claims.sub) throw unauthorized();
+  if (claims.act) {
+    // Every service's request log names the acting admin (createServer makes reply.log follow request.log).
+    request.log = request.log.child({ actingAdminId: claims.act.sub });
+    return { userId: session.userId, email: session.email, role: session.role, sessionId: claims.sid, actorId: claims.act.sub };
+  }
   return { userId: session.userId, email: session.email, role: session.role, sessionId: claims.sid };
 }
 

@@ -104,3 +104,44 @@ describe('roleForAccount', () => {
     expect(roleForAccount({ email: 'boss@x.test', emailVerified: true }, { adminEmails: [], supportEmails: [] })).toBe('user');
   });
 });
+
+describe('roles granted through the admin API', () => {
+  const lists = { adminEmails: ['boss@x.test'], supportEmails: [] };
+  it('holds a granted role only while the email is verified, and lets the lists win', () => {
+    expect(roleForAccount({ email: 'a@x.test', emailVerified: true, grantedRole: 'support' }, lists)).toBe('support');
+    expect(roleForAccount({ email: 'a@x.test', emailVerified: true, grantedRole: 'admin' }, lists)).toBe('admin');
+    expect(roleForAccount({ email: 'a@x.test', emailVerified: false, grantedRole: 'admin' }, lists)).toBe('user');
+    expect(roleForAccount({ email: 'boss@x.test', emailVerified: true, grantedRole: 'support' }, lists)).toBe('admin');
+    expect(roleForAccount({ email: 'a@x.test', emailVerified: true, grantedRole: 'owner' }, lists)).toBe('user');
+  });
+});
+
+describe('impersonation tokens (act claim, RFC 8693)', () => {
+  const signer = createTokenSigner(SECRET);
+  const sessions: SessionLookup = { findActive: async (sid) => (sid === 'live' ? { userId: 'u1', email: 'a@x.test', role: 'user' } : null) };
+
+  it('carries act.sub and a shorter lifetime, and exposes the actor as auth.actorId', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const signed = await signer.sign({ userId: 'u1', email: 'a@x.test', role: 'user', sessionId: 'live', actorId: 'admin-9', ttlSeconds: 900 });
+    expect(signed.expiresIn).toBe(900);
+    expect(signed.expiresAt - before).toBeLessThanOrEqual(901);
+    expect(await signer.verify(signed.token)).toMatchObject({ sub: 'u1', act: { sub: 'admin-9' } });
+    const plain = await signer.sign({ userId: 'u1', email: 'a@x.test', role: 'user', sessionId: 'live' });
+    expect(await signer.verify(plain.token)).not.toHaveProperty('act');
+
+    const a = Fastify();
+    registerAuthDecorators(a);
+    a.addHook('onRequest', requireAuth({ tokens: signer, sessions }));
+    a.get('/me', async (req) => req.auth);
+    expect((await a.inject({ url: '/me', headers: { authorization: `Bearer ${signed.token}` } })).json()).toMatchObject({ userId: 'u1', actorId: 'admin-9' });
+    expect((await a.inject({ url: '/me', headers: { authorization: `Bearer ${plain.token}` } })).json()).not.toHaveProperty('actorId');
+  });
+
+  it('refuses a token whose act claim is malformed', async () => {
+    const key = new TextEncoder().encode(SECRET);
+    for (const act of ['admin-9', { id: 'x' }, null]) {
+      const token = await new SignJWT({ email: 'a', role: 'user', sid: 's', act }).setProtectedHeader({ alg: 'HS256' }).setSubject('u').setIssuedAt().setExpirationTime('1h').sign(key);
+      expect(await signer.verify(token)).toBeNull();
+    }
+  });
+});

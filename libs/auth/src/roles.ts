@@ -13,12 +13,14 @@ export interface RoleLists {
   supportEmails: readonly string[];
 }
 
-export function roleForAccount(account: { email: string; emailVerified: boolean }, lists: RoleLists): AccountRoleName {
+export function roleForAccount(account: { email: string; emailVerified: boolean; grantedRole?: string | null }, lists: RoleLists): AccountRoleName {
   // An unverified address proves nothing: whoever signs up first with a listed email must not get the role.
   if (!account.emailVerified) return 'user';
   const email = account.email.toLowerCase();
   if (lists.adminEmails.includes(email)) return 'admin';
   if (lists.supportEmails.includes(email)) return 'support';
+  // A role an admin granted through the admin API (accounts.granted_role) holds like a listed one.
+  if (account.grantedRole === 'admin' || account.grantedRole === 'support') return account.grantedRole;
   return 'user';
 }
 
@@ -28,13 +30,13 @@ export function roleForAccount(account: { email: string; emailVerified: boolean 
  */
 export async function syncAccountRoles(sql: postgres.Sql, lists: RoleLists): Promise<number> {
   const listed = [...lists.adminEmails, ...lists.supportEmails];
-  const rows = await sql<{ id: string; email: string; verified: boolean; role: string }[]>`
-    select id, email, email_confirmed_at is not null as verified, role
+  const rows = await sql<{ id: string; email: string; verified: boolean; role: string; granted_role: string | null }[]>`
+    select id, email, email_confirmed_at is not null as verified, role, granted_role
     from accounts
-    where role <> 'user' or lower(email) = any(${listed}::text[])`;
+    where role <> 'user' or granted_role is not null or lower(email) = any(${listed}::text[])`;
   let changed = 0;
   for (const row of rows) {
-    const role = roleForAccount({ email: row.email, emailVerified: row.verified }, lists);
+    const role = roleForAccount({ email: row.email, emailVerified: row.verified, grantedRole: row.granted_role }, lists);
     if (role === row.role) continue;
     await sql`update accounts set role = ${role}, updated_at = now() where id = ${row.id}`;
     changed++;

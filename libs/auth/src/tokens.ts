@@ -12,10 +12,23 @@ export interface AccessClaims {
   sid: string;
   iat: number;
   exp: number;
+  /** RFC 8693 actor claim: present on an impersonation token, naming the admin acting as `sub`. */
+  act?: { sub: string };
+}
+
+export interface SignInput {
+  userId: string;
+  email: string;
+  role: string;
+  sessionId: string;
+  /** Impersonation: the admin's id, written as `act: {sub}`. */
+  actorId?: string;
+  /** A shorter lifetime than the signer's (impersonation tokens live at most 15 minutes). */
+  ttlSeconds?: number;
 }
 
 export interface TokenSigner {
-  sign(input: { userId: string; email: string; role: string; sessionId: string }): Promise<{ token: string; expiresAt: number; expiresIn: number }>;
+  sign(input: SignInput): Promise<{ token: string; expiresAt: number; expiresIn: number }>;
   /** Verified claims, or null for anything malformed, expired, tampered or of another algorithm. */
   verify(token: string): Promise<AccessClaims | null>;
 }
@@ -52,16 +65,16 @@ export function createTokenSigner(secret: string, ttlSeconds = ACCESS_TOKEN_TTL_
   // A KeyObject built once: jose would otherwise import raw key bytes on every verification.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
-    async sign({ userId, email, role, sessionId }) {
+    async sign({ userId, email, role, sessionId, actorId, ttlSeconds: ttl = ttlSeconds }) {
       const iat = Math.floor(Date.now() / 1000);
-      const exp = iat + ttlSeconds;
-      const token = await new SignJWT({ email, role, sid: sessionId })
+      const exp = iat + ttl;
+      const token = await new SignJWT({ email, role, sid: sessionId, ...(actorId ? { act: { sub: actorId } } : {}) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setIssuedAt(iat)
         .setExpirationTime(exp)
         .sign(key);
-      return { token, expiresAt: exp, expiresIn: ttlSeconds };
+      return { token, expiresAt: exp, expiresIn: ttl };
     },
     async verify(token) {
       const cached = verified.get(token);
@@ -72,10 +85,12 @@ export function createTokenSigner(secret: string, ttlSeconds = ACCESS_TOKEN_TTL_
       }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        const { sub, email, role, sid, iat, exp } = payload as Partial<AccessClaims>;
+        const { sub, email, role, sid, iat, exp, act } = payload as Partial<AccessClaims>;
         if (typeof sub !== 'string' || typeof sid !== 'string' || typeof email !== 'string' || typeof role !== 'string') return null;
         if (typeof iat !== 'number' || typeof exp !== 'number') return null;
-        const claims = { sub, email, role, sid, iat, exp };
+        // An actor claim that is present but malformed is refused rather than read as "no actor".
+        if (act !== undefined && (typeof act !== 'object' || act === null || typeof act.sub !== 'string')) return null;
+        const claims: AccessClaims = { sub, email, role, sid, iat, exp, ...(act ? { act: { sub: act.sub } } : {}) };
         verified.set(token, claims);
         return claims;
       } catch {

@@ -70,6 +70,9 @@ export function createServer(options: ServerOptions): App {
   app.decorate('serviceName', options.name);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
+    // Fields a later hook binds to request.log (the auth hook's actingAdminId) also reach the
+    // "request completed" line, which Fastify writes through reply.log.
+    Object.defineProperty(reply, 'log', { get: () => request.log, configurable: true, enumerable: true });
   });
   // A response finished during shutdown closes its keep-alive socket, so close() does not wait on
   // clients that would otherwise hold idle connections open.

@@ -40,4 +40,6 @@ export function registerEmailQueueWorker(app: App, input: { config: EmailService
 /** runService's startWorkers: the interval loop of the worker buildApp created. */
 export function startEmailWorkers({ config, app }: { config: EmailServiceConfig; app: App }): void {
   app.emailQueueWorker.start(config.queue.intervalMs);
+  // Impersonations that expired or signed out get their end recorded in the audit log within a minute.
+  app.adminImpersonations.startSweep(60_000, (err) => app.log.warn({ err }, 'impersonation sweep failed'));
 }

@@ -15,12 +15,23 @@ export const accounts = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash'),
     role: text('role').$type<AccountRole>().notNull().default('user'),
+    /**
+     * admin or support given through the admin API (issue 15); like a listed email it counts only while
+     * the email is verified (roleForAccount), and the lists win over it.
+     */
+    grantedRole: text('granted_role').$type<AccountRole>(),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('accounts_email_key').on(t.email), check('accounts_role_check', oneOf('role', ACCOUNT_ROLES))],
+  (t) => [
+    uniqueIndex('accounts_email_key').on(t.email),
+    check('accounts_role_check', oneOf('role', ACCOUNT_ROLES)),
+    check('accounts_granted_role_check', sql`granted_role IS NULL OR granted_role IN ('support', 'admin')`),
+    // Newest first: the admin users list and the dashboard's signup feed (issue 15).
+    index('accounts_created_at_idx').on(t.createdAt.desc().nullsFirst()),
+  ],
 );
 
 export const authSessions = pgTable(

@@ -87,6 +87,8 @@ export const books = pgTable(
   (t) => [
     index('books_user_id_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
     index('books_campaign_id_idx').on(t.campaignId),
+    // The admin dashboard's feed of published books, newest first.
+    index('books_published_updated_idx').on(t.updatedAt.desc().nullsFirst()).where(sql`status = 'published'`),
     // familyBooks of GET /api/books: the books of the caller's family groups.
     index('books_family_group_id_idx').on(t.familyGroupId),
     index('books_template_id_idx').on(t.templateId),

@@ -31,6 +31,8 @@ export const campaigns = pgTable(
   (t) => [
     // The campaign list is "the caller's, newest first": one index serves filter and sort.
     index('campaigns_user_id_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
+    // The admin dashboard's recent-activity feed reads the newest campaigns of everyone.
+    index('campaigns_created_at_idx').on(t.createdAt.desc().nullsFirst()),
     check('campaigns_relationship_check', oneOf('relationship', CAMPAIGN_RELATIONSHIPS)),
     check('campaigns_status_check', oneOf('status', CAMPAIGN_STATUSES)),
     check('campaigns_counters_check', sql`prompts_sent >= 0 AND stories_collected >= 0`),

@@ -68,6 +68,8 @@ export const conversationMessages = pgTable(
   (t) => [
     // Messages are always read in order within one conversation.
     index('conversation_messages_conversation_created_idx').on(t.conversationId, t.createdAt),
+    // The admin dashboard's feed of conversation responses (the user's turns), newest first.
+    index('conversation_messages_user_created_idx').on(t.createdAt.desc().nullsFirst()).where(sql`role = 'user'`),
     check('conversation_messages_role_check', oneOf('role', MESSAGE_ROLES)),
     // A turn is capped at 5 minutes (spec 000 Limits).
     check('conversation_messages_duration_check', sql`duration_seconds IS NULL OR duration_seconds BETWEEN 0 AND 300`),

@@ -48,7 +48,7 @@ export function createAuthRepository(db: Database) {
 
     async findByEmail(email: string, tx: DbOrTx = db) {
       const [account] = await tx
-        .select({ id: accounts.id, email: accounts.email, role: accounts.role, passwordHash: accounts.passwordHash, emailConfirmedAt: accounts.emailConfirmedAt })
+        .select({ id: accounts.id, email: accounts.email, role: accounts.role, grantedRole: accounts.grantedRole, passwordHash: accounts.passwordHash, emailConfirmedAt: accounts.emailConfirmedAt })
         .from(accounts)
         .where(eq(accounts.email, email));
       return account;
@@ -95,6 +95,7 @@ export function createAuthRepository(db: Database) {
           email: accounts.email,
           role: accounts.role,
           emailConfirmedAt: accounts.emailConfirmedAt,
+          grantedRole: accounts.grantedRole,
         })
         .from(authRefreshTokens)
         .innerJoin(authSessions, eq(authSessions.id, authRefreshTokens.sessionId))

@@ -46,7 +46,7 @@ export function ipPrefix(ip: string | undefined): string | null {
 const unauthorized = (details?: string) => new AppError('unauthorized', 'Unauthorized', details ? { details } : {});
 
 export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLockout, limitScale }: AuthServiceDeps) {
-  const roleOf = (account: { email: string; emailVerified: boolean }): AccountRole => roleForAccount(account, roles);
+  const roleOf = (account: { email: string; emailVerified: boolean; grantedRole?: string | null }): AccountRole => roleForAccount(account, roles);
   const verification = createEmailVerification({ db, appUrl, roleOf });
   const repo = createAuthRepository(db);
 
@@ -133,7 +133,7 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
         throw unauthorized('Invalid email or password');
       }
       const emailVerified = account.emailConfirmedAt !== null;
-      const role = roleOf({ email: account.email, emailVerified });
+      const role = roleOf({ email: account.email, emailVerified, grantedRole: account.grantedRole });
       return repo.transaction(async (tx) => {
         await repo.markSignedIn(account.id, role, tx);
         await repo.clearFailures(input.email, tx);
@@ -156,7 +156,7 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
         await repo.markRefreshed(found.sessionId, tx);
         // The role is decided again at each refresh: verified since, or taken off a list since.
         const emailVerified = found.emailConfirmedAt !== null;
-        const role = roleOf({ email: found.email, emailVerified });
+        const role = roleOf({ email: found.email, emailVerified, grantedRole: found.grantedRole });
         if (role !== found.role) await repo.setRole(found.userId, role, tx);
         return { kind: 'ok' as const, result: await issue(tx, { id: found.userId, email: found.email, role, emailVerified }, found.sessionId) };
       });

@@ -27,6 +27,7 @@ export function createEmailVerificationRepository(db: Database) {
           expired: sql<boolean>`${emailVerificationTokens.expiresAt} <= now()`,
           email: accounts.email,
           emailConfirmedAt: accounts.emailConfirmedAt,
+          grantedRole: accounts.grantedRole,
         })
         .from(emailVerificationTokens)
         .innerJoin(accounts, eq(accounts.id, emailVerificationTokens.userId))

@@ -21,7 +21,7 @@ export interface EmailVerificationDeps {
   db: Database;
   /** The web application: the link is `${appUrl}/verify-email?token=<token>`. */
   appUrl: string;
-  roleOf: (account: { email: string; emailVerified: boolean }) => AccountRole;
+  roleOf: (account: { email: string; emailVerified: boolean; grantedRole?: string | null }) => AccountRole;
 }
 
 const gone = (message: string) => new AppError('gone', message, { field: 'token' });
@@ -64,7 +64,7 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
         if (found.expired) throw gone('This verification link has expired; ask for a new one');
         if (found.sentTo !== found.email) throw gone('This verification link was sent to a different address');
 
-        const role = roleOf({ email: found.email, emailVerified: true });
+        const role = roleOf({ email: found.email, emailVerified: true, grantedRole: found.grantedRole });
         await repo.spendOpenTokens(found.userId, tx);
         await repo.markVerified(found.userId, found.emailConfirmedAt ?? new Date(), role, tx);
         return { user: toUser({ id: found.userId, email: found.email, role, emailVerified: true }) };

@@ -54,6 +54,7 @@ export function createMagicLinkRepository(db: Database) {
           userId: accounts.id,
           email: accounts.email,
           emailConfirmedAt: accounts.emailConfirmedAt,
+          grantedRole: accounts.grantedRole,
         })
         .from(magicLinkTokens)
         .innerJoin(accounts, eq(accounts.id, magicLinkTokens.userId))

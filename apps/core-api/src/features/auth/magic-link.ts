@@ -21,7 +21,7 @@ export interface MagicLinkDeps {
   db: Database;
   /** The web application: the link is `${appUrl}/auth/magic?token=<token>`. */
   appUrl: string;
-  roleOf: (account: { email: string; emailVerified: boolean }) => AccountRole;
+  roleOf: (account: { email: string; emailVerified: boolean; grantedRole?: string | null }) => AccountRole;
   /** The auth service's session issuing, so the answer is exactly signin's. */
   openSession: (tx: DbOrTx, account: AccountView, meta: ClientMeta) => Promise<AuthResult>;
   /** RATE_LIMIT_SCALE for the per-email limit. */
@@ -64,7 +64,7 @@ export function createMagicLinks({ db, appUrl, roleOf, openSession, limitScale =
         if (found.expired) throw gone('This sign-in link has expired; ask for a new one');
         if (found.emailHash !== sha256(found.email)) throw gone('This sign-in link was sent to a different address');
 
-        const role = roleOf({ email: found.email, emailVerified: true });
+        const role = roleOf({ email: found.email, emailVerified: true, grantedRole: found.grantedRole });
         await repo.spendOpenTokens(found.userId, tx);
         await repo.markVerifiedAndSignedIn(found.userId, found.emailConfirmedAt ?? new Date(), role, tx);
         return openSession(tx, { id: found.userId, email: found.email, role, emailVerified: true }, meta);

@@ -96,7 +96,7 @@ export function createOAuthRepository(db: Database) {
         return { kind: known ? ('spent' as const) : ('unknown' as const) };
       }
       const [account] = await tx
-        .select({ id: accounts.id, email: accounts.email, emailConfirmedAt: accounts.emailConfirmedAt })
+        .select({ id: accounts.id, email: accounts.email, emailConfirmedAt: accounts.emailConfirmedAt, grantedRole: accounts.grantedRole })
         .from(accounts)
         .where(eq(accounts.id, spent.userId));
       return account ? { kind: 'ok' as const, account } : { kind: 'unknown' as const };

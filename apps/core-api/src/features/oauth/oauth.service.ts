@@ -223,7 +223,7 @@ export function createOAuthService({ db, roles, appUrl, openSession, providers, 
         if (spent.kind !== 'ok') return spent;
         const { account } = spent;
         const emailVerified = account.emailConfirmedAt !== null;
-        const role = roleForAccount({ email: account.email, emailVerified }, roles);
+        const role = roleForAccount({ email: account.email, emailVerified, grantedRole: account.grantedRole }, roles);
         await authRepo.markSignedIn(account.id, role, tx);
         return { kind: 'ok' as const, result: await openSession(tx, { id: account.id, email: account.email, role, emailVerified }, meta) };
       });

@@ -1,0 +1,115 @@
+// The SQL of the admin users screens: accounts with their profile (tier), the per-user counts of the
+// detail view, and the role and tier writes. Every method takes an optional transaction.
+import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { accounts, one, profiles, type AccountRole, type Database, type DbOrTx, type SubscriptionTier } from '@story/db';
+
+export interface UserFilters {
+  search?: string;
+  role?: AccountRole;
+  tier?: SubscriptionTier;
+  limit: number;
+  offset: number;
+}
+
+/** ILIKE pattern matching `term` literally: %, _ and \ typed by the admin are not wildcards. */
+const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const userColumns = {
+  id: accounts.id,
+  email: accounts.email,
+  role: accounts.role,
+  emailConfirmedAt: accounts.emailConfirmedAt,
+  lastSignInAt: accounts.lastSignInAt,
+  createdAt: accounts.createdAt,
+  fullName: profiles.fullName,
+  subscriptionTier: profiles.subscriptionTier,
+  subscriptionStatus: profiles.subscriptionStatus,
+};
+
+export type UserRow = {
+  id: string;
+  email: string;
+  role: AccountRole;
+  emailConfirmedAt: Date | null;
+  lastSignInAt: Date | null;
+  createdAt: Date;
+  fullName: string | null;
+  subscriptionTier: SubscriptionTier | null;
+  subscriptionStatus: string | null;
+};
+
+export function createAdminUsersRepository(db: Database) {
+  return {
+    transaction: <T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> => db.transaction(work),
+
+    /** One page, newest first, with the total matching count from the same scan (count(*) over ()). */
+    async list(filters: UserFilters, tx: DbOrTx = db): Promise<{ rows: UserRow[]; total: number }> {
+      const where: SQL[] = [];
+      if (filters.search) {
+        const pattern = likePattern(filters.search);
+        const match = or(ilike(accounts.email, pattern), ilike(profiles.fullName, pattern));
+        if (match) where.push(match);
+      }
+      if (filters.role) where.push(eq(accounts.role, filters.role));
+      if (filters.tier) where.push(sql`coalesce(${profiles.subscriptionTier}, 'free') = ${filters.tier}`);
+      const rows = await tx
+        .select({ ...userColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .from(accounts)
+        .leftJoin(profiles, eq(profiles.id, accounts.id))
+        .where(where.length ? and(...where) : undefined)
+        .orderBy(desc(accounts.createdAt), desc(accounts.id))
+        .limit(filters.limit)
+        .offset(filters.offset);
+      if (rows.length === 0 && filters.offset > 0) {
+        // Past the last page the window count is not available: count on its own.
+        const [c] = await tx
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(accounts)
+          .leftJoin(profiles, eq(profiles.id, accounts.id))
+          .where(where.length ? and(...where) : undefined);
+        return { rows: [], total: c?.n ?? 0 };
+      }
+      return { rows, total: rows[0]?.total ?? 0 };
+    },
+
+    /** One account; `forUpdate` locks the account row so concurrent role or tier changes serialise. */
+    async find(id: string, tx: DbOrTx = db, forUpdate = false): Promise<UserRow | undefined> {
+      const q = tx.select(userColumns).from(accounts).leftJoin(profiles, eq(profiles.id, accounts.id)).where(eq(accounts.id, id));
+      const [row] = forUpdate ? await q.for('update', { of: accounts }) : await q;
+      return row;
+    },
+
+    /** Counts shown on the detail page, one round trip. */
+    async activity(id: string, tx: DbOrTx = db) {
+      const rows = await tx.execute<{ campaigns: number; stories: number; word_count: number; recordings: number; books: number; conversations: number; active_sessions: number }>(sql`
+        select
+          (select count(*)::int from campaigns where user_id = ${id}) as campaigns,
+          (select count(*)::int from stories where user_id = ${id}) as stories,
+          (select coalesce(sum(word_count), 0)::int from stories where user_id = ${id}) as word_count,
+          (select count(*)::int from recordings where user_id = ${id}) as recordings,
+          (select count(*)::int from books where user_id = ${id}) as books,
+          (select count(*)::int from conversations where user_id = ${id}) as conversations,
+          (select count(*)::int from auth_sessions where user_id = ${id} and revoked_at is null and expires_at > now()) as active_sessions`);
+      // A select of scalar subqueries always returns exactly one row.
+      return one(rows);
+    },
+
+    /** The role now and as the grant that sign-in and refresh keep (roleForAccount); user clears the grant. */
+    async setRole(id: string, role: AccountRole, tx: DbOrTx = db): Promise<void> {
+      await tx
+        .update(accounts)
+        .set({ role, grantedRole: role === 'user' ? null : role, updatedAt: new Date() })
+        .where(eq(accounts.id, id));
+    },
+
+    /** Upsert: an account made before profiles existed still gets its tier. */
+    async setTier(id: string, tier: SubscriptionTier, tx: DbOrTx = db): Promise<void> {
+      await tx
+        .insert(profiles)
+        .values({ id, subscriptionTier: tier })
+        .onConflictDoUpdate({ target: profiles.id, set: { subscriptionTier: tier, updatedAt: new Date() } });
+    },
+  };
+}
+
+export type AdminUsersRepository = ReturnType<typeof createAdminUsersRepository>;

@@ -1,0 +1,73 @@
+// Impersonation rows (admin_impersonations) and the auth session each one runs on. The session row is
+// what every service checks on every request, so ending an impersonation = revoking its session.
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { adminImpersonations, authSessions, one, type Database, type DbOrTx } from '@story/db';
+
+export type ImpersonationRow = typeof adminImpersonations.$inferSelect;
+
+export function createImpersonationRepository(db: Database) {
+  return {
+    async insertSession(values: { userId: string; ipPrefix: string | null; userAgent: string | null; expiresAt: Date }, tx: DbOrTx = db): Promise<string> {
+      return one(await tx.insert(authSessions).values(values).returning({ id: authSessions.id })).id;
+    },
+
+    async insert(values: { adminId: string; userId: string; sessionId: string; reason: string; startedAt: Date; expiresAt: Date }, tx: DbOrTx = db): Promise<ImpersonationRow> {
+      return one(await tx.insert(adminImpersonations).values(values).returning());
+    },
+
+    async findForUpdate(id: string, tx: DbOrTx = db): Promise<ImpersonationRow | undefined> {
+      const [row] = await tx.select().from(adminImpersonations).where(eq(adminImpersonations.id, id)).for('update');
+      return row;
+    },
+
+    async markEnded(id: string, sessionId: string | null, tx: DbOrTx = db): Promise<ImpersonationRow> {
+      if (sessionId) {
+        await tx
+          .update(authSessions)
+          .set({ revokedAt: new Date(), revokedReason: 'impersonation_ended' })
+          .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+      }
+      return one(await tx.update(adminImpersonations).set({ endedAt: new Date() }).where(eq(adminImpersonations.id, id)).returning());
+    },
+
+    async list({ active, limit, offset }: { active: boolean; limit: number; offset: number }, tx: DbOrTx = db): Promise<ImpersonationRow[]> {
+      return tx
+        .select()
+        .from(adminImpersonations)
+        .where(active ? isNull(adminImpersonations.endedAt) : undefined)
+        .orderBy(desc(adminImpersonations.startedAt))
+        .limit(limit)
+        .offset(offset);
+    },
+
+    /**
+     * Close every impersonation that ended without the end route: expired (ended_at = expires_at) or
+     * whose session was revoked (the user token signed out: ended_at = the revocation). One statement, so
+     * the ended_at stamp and its audit row commit together; a row another replica's sweep closed first is
+     * skipped by the `ended_at is null` re-check after its lock.
+     */
+    async sweepEnded(tx: DbOrTx = db): Promise<number> {
+      const rows = await tx.execute<{ id: string }>(sql`
+        with ended as (
+          update admin_impersonations i
+          set ended_at = least(i.expires_at, coalesce(s.revoked_at, i.expires_at), now())
+          from auth_sessions s
+          where i.ended_at is null
+            and s.id = i.session_id
+            and (i.expires_at <= now() or s.revoked_at is not null)
+          returning i.id, i.admin_id, i.user_id, i.ended_at, i.expires_at, s.revoked_at
+        )
+        insert into admin_audit_log (actor_id, action, target_type, target_id, impersonated_user_id, data)
+        select admin_id, 'user.impersonate.end', 'account', user_id::text, user_id,
+          jsonb_build_object(
+            'before', jsonb_build_object('impersonationId', id, 'endedAt', null),
+            'after', jsonb_build_object('impersonationId', id, 'endedAt', ended_at,
+              'endedBy', case when revoked_at is not null and revoked_at < expires_at then 'signout' else 'expiry' end))
+        from ended
+        returning id`);
+      return rows.length;
+    },
+  };
+}
+
+export type ImpersonationRepository = ReturnType<typeof createImpersonationRepository>;

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'flags',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,4 @@
+export * from './evaluate';
+export * from './store';
+export * from './cache-bus';
+export * from './plugin';
