@@ -31,7 +31,9 @@ function entriesOf(files: Record<string, Buffer>, opened: string[] = [], withCrc
 }
 
 async function readWithYauzl(zip: Buffer): Promise<Record<string, Buffer>> {
-  const zipfile = await promisify(yauzl.fromBuffer)(zip, { lazyEntries: true });
+  const zipfile = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => (err || !z ? reject(err) : resolve(z))),
+  );
   const out: Record<string, Buffer> = {};
   await new Promise<void>((resolve, reject) => {
     zipfile.on('entry', (entry: yauzl.Entry) => {

@@ -61,7 +61,9 @@ export function layout(entries: readonly Pick<ZipEntry, 'name' | 'size'>[], opti
   const zip = new ZipFile();
   for (const entry of entries) zip.addReadStreamLazy(entry.name, entryOptions(entry as ZipEntry, options.mtime), () => undefined);
   let total = -1;
-  zip.end({}, (size: number) => {
+  // @types/yazl predates the size callback of yazl 3's end().
+  const end = zip.end.bind(zip) as unknown as (options: object, onSize: (size: number) => void) => void;
+  end({ forceZip64Format: false, comment: '' }, (size) => {
     total = size;
   });
   if (total < 0) throw new Error('zip size could not be calculated');
@@ -69,7 +71,7 @@ export function layout(entries: readonly Pick<ZipEntry, 'name' | 'size'>[], opti
   const internal = (zip as unknown as { entries: { relativeOffsetOfLocalHeader: number; utf8FileName: Buffer }[] }).entries;
   const dataStart = internal.map((e) => e.relativeOffsetOfLocalHeader + 30 + e.utf8FileName.length);
   const dataEnd = dataStart.map((s, i) => s + entries[i]!.size);
-  zip.outputStream.destroy();
+  (zip.outputStream as Readable).destroy();
   return { total, dataStart, dataEnd };
 }
 
@@ -83,6 +85,7 @@ export function createZipStream(entries: readonly ZipEntry[], options: ZipOption
   const end = Math.min(options.range?.end ?? total - 1, total - 1);
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   const zip = new ZipFile();
+  const zipOut = zip.outputStream as Readable;
   const internal = (zip as unknown as { entries: { crc32: number | null }[] }).entries;
   let failed = false;
   let current: Readable | undefined;
@@ -90,14 +93,14 @@ export function createZipStream(entries: readonly ZipEntry[], options: ZipOption
     if (failed) return;
     failed = true;
     out.destroy(err);
-    zip.outputStream.destroy();
+    zipOut.destroy();
     current?.destroy();
   };
   // The client went away (or the stream was destroyed): stop reading storage at once.
   out.once('close', () => {
     if (out.readableEnded) return;
     failed = true;
-    zip.outputStream.destroy();
+    zipOut.destroy();
     current?.destroy();
   });
 
@@ -111,7 +114,7 @@ export function createZipStream(entries: readonly ZipEntry[], options: ZipOption
       options.onEntryChecksum?.(index, crc);
     }
   };
-  zip.outputStream.once('end', reportCrcs);
+  zipOut.once('end', reportCrcs);
 
   entries.forEach((entry, index) => {
     const skipWhole = dataEnd[index]! <= start && entry.crc32 !== undefined;
@@ -141,7 +144,7 @@ export function createZipStream(entries: readonly ZipEntry[], options: ZipOption
 
 
   zip.on('error', (err: Error) => fail(err));
-  zip.end({});
+  zip.end({ forceZip64Format: false, comment: '' });
   let position = 0;
   const slicer = new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
@@ -154,13 +157,13 @@ export function createZipStream(entries: readonly ZipEntry[], options: ZipOption
         reportCrcs();
         this.push(null);
         failed = true;
-        zip.outputStream.unpipe(slicer);
-        zip.outputStream.destroy();
+        zipOut.unpipe(slicer);
+        zipOut.destroy();
         current?.destroy();
       }
     },
   });
-  zip.outputStream.pipe(slicer).pipe(out);
+  zipOut.pipe(slicer).pipe(out);
   slicer.on('error', (err) => fail(err));
   return out;
 }
