@@ -11,6 +11,7 @@ import { createAccessPolicy } from './features/access/access.policy';
 import type { CoreFeatureDeps } from './features/feature-deps';
 import { registerConversationsAndSpeech } from './features/conversations.register';
 import { registerFamilyAndCampaigns } from './features/family.register';
+import { registerMemories } from './features/memories.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
 import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
@@ -107,6 +108,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerConversationsAndSpeech(app, features);
   await registerStoriesAndBooks(app, features);
   await registerFamilyAndCampaigns(app, features);
+  await registerMemories(app, features);
 
   return app;
 }
