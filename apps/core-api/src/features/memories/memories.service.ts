@@ -89,11 +89,14 @@ export function createMemoriesService({ repo, access, cursors, storage }: Memori
         page = c.p;
         after = { at: c.t, id: c.i };
       }
-      const viewing = await access.view(viewerId, storytellerId);
       const sources = SOURCES_OF[filter];
-      const keys = after
-        ? await repo.pageKeys(storytellerId, sources, { take: PAGE_SIZE + 1, offset: 0, limit: PAGE_SIZE + 1, after })
-        : await repo.pageKeys(storytellerId, sources, { take: (page + 1) * PAGE_SIZE + 1, offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1 });
+      const reading = after
+        ? repo.pageKeys(storytellerId, sources, { take: PAGE_SIZE + 1, offset: 0, limit: PAGE_SIZE + 1, after })
+        : repo.pageKeys(storytellerId, sources, { take: (page + 1) * PAGE_SIZE + 1, offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1 });
+      // The keys are read alongside the access check (one round trip less); without access they are dropped unseen.
+      reading.catch(() => undefined);
+      const viewing = await access.view(viewerId, storytellerId);
+      const keys = await reading;
       const hasMore = keys.length > PAGE_SIZE;
       const shown = keys.slice(0, PAGE_SIZE);
       const [details, storytellers] = await Promise.all([repo.details(shown), access.choices(viewerId)]);
