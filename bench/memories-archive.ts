@@ -7,7 +7,9 @@
 //  2. An archive of BENCH_ARCHIVE_MB (default 2048) of 50 MB recordings, downloaded as its parts (each at
 //     most 1 GB): MB/s over all parts vs the raw read rate of the same files through the same storage
 //     adapter in this process (best of two passes, one before and one after); core-api's peak RSS (VmRSS
-//     every 50 ms) and time to the first byte of each part. Targets: >= 80% of raw, < 150 MB, < 1 s.
+//     every 50 ms) and time to the first byte of each part. Targets: >= 80% of raw, < 150 MB, < 1 s. A second
+//     baseline streams the same files through core-api's plain media route (same HTTP path, no zip), which
+//     separates the zip's cost from HTTP's on this machine.
 // Run: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx --tsconfig tsconfig.base.json bench/memories-archive.ts
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -155,13 +157,16 @@ async function main(cleanup: Cleanup): Promise<number> {
   say(`storing ${files} files of ${FILE_MB} MB`);
   const chunk = randomBytes(MB);
   const keys: string[] = [];
+  const recordingIds: string[] = [];
   for (let i = 0; i < files; i++) {
     const key = `bench/archive/${i}.mp3`;
     const size = Math.min(FILE_MB, ARCHIVE_MB - i * FILE_MB) * MB;
     await storage.put(key, Readable.from((function* () { for (let s = 0; s < size; s += MB) yield chunk.subarray(0, Math.min(MB, size - s)); })()), { contentLength: size });
     keys.push(key);
-    await sql`insert into recordings (user_id, title, storage_key, mime_type, media_type, original_file_size_bytes, status, created_at, updated_at)
-      values (${archivist.id}, ${`Take ${i}`}, ${key}, 'audio/mpeg', 'audio', ${size}, 'completed', now() - ${files - i} * interval '1 minute', now() - ${files - i} * interval '1 minute')`;
+    const [made] = await sql<{ id: string }[]>`insert into recordings (user_id, title, storage_key, mime_type, media_type, original_file_size_bytes, status, created_at, updated_at)
+      values (${archivist.id}, ${`Take ${i}`}, ${key}, 'audio/mpeg', 'audio', ${size}, 'completed', now() - ${files - i} * interval '1 minute', now() - ${files - i} * interval '1 minute')
+      returning id`;
+    recordingIds.push(made!.id);
   }
   const rawRead = async () => {
     const started = performance.now();
@@ -185,38 +190,45 @@ async function main(cleanup: Cleanup): Promise<number> {
   let peak = rssBefore;
   const timer = setInterval(() => (peak = Math.max(peak, rssMB(pid2))), 50);
   const firstBytes: number[] = [];
-  const downloadAll = async () => {
+  /** GET each path in turn, checking every answer is whole; MB/s over all of them. */
+  const fetchAll = async (paths: string[], onFirstByte?: (ms: number) => void) => {
     const started = performance.now();
     let bytes = 0;
-    for (const part of job.parts) {
+    for (const url of paths) {
       const t0 = performance.now();
       bytes += await new Promise<number>((resolve, reject) => {
-        http.get(`${base}${part.downloadUrl}`, { headers: { authorization: `Bearer ${archivist.token}` }, agent: false }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`part ${part.part} answered ${res.statusCode}`));
+        http.get(`${base}${url}`, { headers: { authorization: `Bearer ${archivist.token}` }, agent: false }, (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`));
           const length = Number(res.headers['content-length']);
           let got = 0;
-          res.once('data', () => firstBytes.push(performance.now() - t0));
+          res.once('data', () => onFirstByte?.(performance.now() - t0));
           res.on('data', (c: Buffer) => (got += c.length));
-          res.on('end', () => (got === length ? resolve(got) : reject(new Error(`part ${part.part}: ${got} of ${length} bytes`))));
+          res.on('end', () => (got === length ? resolve(got) : reject(new Error(`${url}: ${got} of ${length} bytes`))));
           res.on('error', reject);
         }).once('error', reject);
       });
     }
     return bytes / MB / ((performance.now() - started) / 1000);
   };
+  const downloadAll = () => fetchAll(job.parts.map((p) => p.downloadUrl), (ms) => firstBytes.push(ms));
+  // Second baseline: the same files through core-api's plain media route (HTTP and storage, no zip).
+  const mediaAll = () => fetchAll(recordingIds.map((id) => `/api/memories/${id}/media?type=recording`));
   // Raw reads and downloads alternate (two rounds each, best of each): the machine's load moves both alike.
   const raws: number[] = [];
   const downloads: number[] = [];
+  const medias: number[] = [];
   for (let round = 0; round < 2; round++) {
     raws.push(await rawRead());
     downloads.push(await downloadAll());
+    medias.push(await mediaAll());
   }
+  const media = Math.max(...medias);
   clearInterval(timer);
   const [row] = await sql<{ status: string; size: number }[]>`select status, size_bytes::float8 as size from export_jobs where id = ${job.job.id}`;
   const zipBytes = Number(row!.size);
   const raw = Math.max(...raws);
   const rate = Math.max(...downloads);
-  const archive = { parts: job.parts.map((p) => p.part), zipMB: zipBytes / MB, rawMBps: raw, downloadMBps: rate, ratio: rate / raw, peakRssMB: peak, rssBeforeMB: rssBefore, firstByteMs: Math.max(...firstBytes), jobStatus: row!.status, rssAtStartMB: rssAtStart, rssAfterListMB: rssAfterList, raws, downloads };
+  const archive = { parts: job.parts.map((p) => p.part), zipMB: zipBytes / MB, rawMBps: raw, downloadMBps: rate, ratio: rate / raw, peakRssMB: peak, rssBeforeMB: rssBefore, firstByteMs: Math.max(...firstBytes), jobStatus: row!.status, rssAtStartMB: rssAtStart, rssAfterListMB: rssAfterList, raws, downloads, medias, mediaMBps: media, ratioToMedia: rate / media };
 
   const explain = await sql`explain (analyze, buffers off, costs off, timing off, summary on)
     select m.source, m.id from (
@@ -242,6 +254,7 @@ async function main(cleanup: Cleanup): Promise<number> {
       `Archive of ${ARCHIVE_MB} MB in ${files} files, parts ${archive.parts.join(', ')}`,
       `  raw storage read            ${f(raw)} MB/s (best of ${raws.map(f).join(', ')})`,
       `  zip download, all parts     ${f(rate)} MB/s (best of ${downloads.map(f).join(', ')}) = ${(archive.ratio * 100).toFixed(0)}% of raw   ${mark(archive.ratio >= 0.8)} (>= 80%)`,
+      `  same files via media route  ${f(media)} MB/s (best of ${medias.map(f).join(', ')}); zip = ${((rate / media) * 100).toFixed(0)}% of it (HTTP's own cost, no zip)`,
       `  core-api peak RSS           ${f(peak)} MB (fresh process before the download ${f(rssBefore)}, growth ${f(peak - rssBefore)}; the list phase's process: ${f(rssAtStart)} at start, ${f(rssAfterList)} after)   ${mark(peak < 150)} (< 150 MB)`,
       `  first byte (slowest part)   ${f(archive.firstByteMs)} ms   ${mark(archive.firstByteMs < 1000)} (< 1 s)`,
       `  job after download          ${archive.jobStatus}, ${f(zipBytes / MB)} MB recorded`,
