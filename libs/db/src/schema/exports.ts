@@ -71,5 +71,5 @@ export const archiveChecksums = pgTable(
     crc32: bigint('crc32', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [check('archive_checksums_crc32_check', sql`crc32 BETWEEN 0 AND 4294967295 AND size_bytes >= 0`)],
+  () => [check('archive_checksums_crc32_check', sql`crc32 BETWEEN 0 AND 4294967295 AND size_bytes >= 0`)],
 );
