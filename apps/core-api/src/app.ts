@@ -12,6 +12,7 @@ import type { CoreFeatureDeps } from './features/feature-deps';
 import { registerAiHelpers } from './features/ai-helpers/ai-helpers.register';
 import { registerConversationsAndSpeech } from './features/conversations.register';
 import { registerFamilyAndCampaigns } from './features/family.register';
+import { registerMemories } from './features/memories.register';
 import { registerRecordingsToStories } from './features/recordings.register';
 import { registerStoriesAndBooks } from './features/stories-books.register';
 import { registerGiftsAndAchievements } from './features/account-extras.register';
@@ -124,6 +125,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerAiHelpers(app, features);
   await registerImportsAndMedia(app, features, { urlFetch: deps.urlFetch });
   await registerPrivacy(app, features);
+  await registerMemories(app, features);
 
   return app;
 }

@@ -14,6 +14,8 @@ export interface CoreApiConfig extends PlatformConfig {
     sessionDays: number;
     /** MAX_STORED_FILE_BYTES: the largest file stored (spec 000: 50 MB); a benchmark may raise it on its own run. */
     maxStoredFileBytes: number;
+    /** ARCHIVE_PART_MAX_BYTES: a memories archive over this is offered folder by folder, folders split into parts of at most this (spec 000: 1 GB). */
+    archivePartBytes: number;
   };
   /** Social sign-in providers (CONTRACTS §10): only the configured ones are present. */
   oauth: OAuthConfig;
@@ -27,16 +29,24 @@ const maxStoredFileBytes = z
   .pipe(z.number().int().min(1, 'MAX_STORED_FILE_BYTES must be at least 1').max(Number.MAX_SAFE_INTEGER))
   .describe('Largest stored file in bytes (spec 000 Limits: 50 MB)');
 
+/** Spec 000 Limits: a single archive zip only when the estimate is at most 1 GB. */
+export const DEFAULT_ARCHIVE_PART_BYTES = 1_000_000_000;
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): CoreApiConfig {
   const platform = loadPlatformConfig(env);
   const raw = env['MAX_STORED_FILE_BYTES']?.trim();
   const parsed = maxStoredFileBytes.safeParse(raw ? raw : String(DEFAULT_MAX_STORED_FILE_BYTES));
   if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues[0]?.message ?? 'MAX_STORED_FILE_BYTES'}`);
+  const partRaw = env['ARCHIVE_PART_MAX_BYTES']?.trim();
+  const archivePartBytes = partRaw ? Number(partRaw) : DEFAULT_ARCHIVE_PART_BYTES;
+  if (!/^\d*$/.test(partRaw ?? '') || !Number.isSafeInteger(archivePartBytes) || archivePartBytes < 1024) {
+    throw new Error('Invalid configuration: ARCHIVE_PART_MAX_BYTES must be a whole number of bytes, at least 1024');
+  }
   return {
     ...platform,
     service: 'core-api',
     port: platform.ports.coreApi,
-    limits: { sessionDays: 30, maxStoredFileBytes: parsed.data },
+    limits: { sessionDays: 30, maxStoredFileBytes: parsed.data, archivePartBytes },
     oauth: loadOAuthConfig(env, platform.publicBaseUrl ?? `http://${platform.host}:${platform.ports.coreApi}`),
   };
 }

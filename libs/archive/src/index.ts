@@ -1,3 +1,4 @@
-// Zip archive helpers for a storyteller's memories (spec 000 "Archive"). Today only the entry-name rules
-// exist; the streaming zip comes with the memories and archive issue.
+// Zip archives of a storyteller's memories (spec 000 "Archive"): portable entry names and the streaming zip
+// port (exact length up front, any byte range, yazl underneath).
 export * from './entry-names';
+export * from './zip';

@@ -57,3 +57,19 @@ export const exportJobs = pgTable(
     check('export_jobs_sizes_check', sql`(size_bytes IS NULL OR size_bytes >= 0) AND (item_count IS NULL OR item_count >= 0)`),
   ],
 );
+
+/**
+ * CRC-32 of stored objects as a memories archive streamed them (issue 14). A zip's central directory needs
+ * every entry's CRC; knowing it lets a download resumed at byte N skip the files before N instead of reading
+ * them again. Objects are never rewritten under a key, so a key and size name the bytes.
+ */
+export const archiveChecksums = pgTable(
+  'archive_checksums',
+  {
+    storageKey: text('storage_key').primaryKey(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    crc32: bigint('crc32', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  () => [check('archive_checksums_crc32_check', sql`crc32 BETWEEN 0 AND 4294967295 AND size_bytes >= 0`)],
+);

@@ -37,6 +37,8 @@ export const images = pgTable(
   (t) => [
     // Gallery and memories merge: the user's images, newest first.
     index('images_user_id_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
+    // Memories merge and cursor: newest first with the id as tie-break, so a page boundary is one index position.
+    index('images_memories_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('images_story_id_idx').on(t.storyId),
     check('images_kind_check', oneOf('kind', IMAGE_KINDS)),
     check(

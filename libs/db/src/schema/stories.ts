@@ -70,6 +70,9 @@ export const stories = pgTable(
     index('stories_created_at_idx').on(t.createdAt.desc().nullsFirst()),
     // A campaign's stories, newest first (also serves the campaign_id foreign key).
     index('stories_campaign_id_created_idx').on(t.campaignId, t.createdAt.desc().nullsFirst()),
+    // Memories merge and cursor: zone-less created_at read as UTC (Memories rule 2), id as tie-break.
+    // created_at last: lets deep pages be index-only scans (see recordings_memories_idx).
+    index('stories_memories_idx').on(t.userId, sql`(created_at AT TIME ZONE 'UTC') DESC`, sql`id DESC`, t.createdAt),
     index('stories_book_id_idx').on(t.bookId),
     check('stories_response_type_check', sql`response_type IS NULL OR ${oneOf('response_type', STORY_RESPONSE_TYPES)}`),
     // A campaign response needs its campaign and prompt; an API story needs a title.
