@@ -36,10 +36,8 @@ export function createCampaignsService({ db }: { db: Database }) {
   });
 
   return {
-    async list(userId: string): Promise<CampaignView[]> {
-      const rows = await repo.list(userId);
-      return rows.map(toView);
-    },
+    /** The list as JSON text (PostgreSQL builds it in the CampaignView shape); the route sends it as is. */
+    listJson: (userId: string): Promise<string> => repo.listJson(userId),
 
     /** One of the caller's campaigns in the API shape (404 for anyone else's). */
     async get(userId: string, campaignId: string): Promise<CampaignView> {
