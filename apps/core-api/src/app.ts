@@ -96,7 +96,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
-    await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db }) }), { prefix: '/api/campaigns' });
+    await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db, sql }) }), { prefix: '/api/campaigns' });
   });
 
   const jobs = createJobRunner({ sql, queue: 'core', log: app.log.child({ component: 'core-jobs' }) });
