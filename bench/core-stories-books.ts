@@ -137,8 +137,11 @@ async function verifyLists(api: Api, cursor: string): Promise<void> {
   if (first.stories.length !== PAGE || !first.hasMore) throw new Error('first page of stories is not 20 items with more to come');
   if (deep.stories.length !== PAGE || deep.stories[0]?.title !== 'Story 1001') throw new Error(`cursor page starts at ${deep.stories[0]?.title}, expected Story 1001`);
   if (last.stories.length !== PAGE || last.hasMore) throw new Error('page 99 is not the last 20 stories');
-  const books = await call<{ books: { chapters: unknown[] }[] }>(api, 'GET', '/api/books');
-  if (books.books.length !== BOOKS || books.books.some((b) => b.chapters.length !== CHAPTERS)) throw new Error('GET /api/books is not 50 books of 40 chapters');
+  // The list answers summaries (chapter_count, story_ids); the chapters are on the book.
+  const books = await call<{ books: { id: string; chapter_count: number; story_ids: unknown[] }[] }>(api, 'GET', '/api/books');
+  if (books.books.length !== BOOKS || books.books.some((b) => b.chapter_count !== CHAPTERS || b.story_ids.length !== CHAPTERS)) throw new Error('GET /api/books is not 50 books of 40 chapters');
+  const one = await call<{ book: { chapters: unknown[] } }>(api, 'GET', `/api/books/${books.books[0]?.id}`);
+  if (one.book.chapters.length !== CHAPTERS) throw new Error('GET /api/books/[id] does not answer its 40 chapters');
 }
 
 async function main(cleanup: Cleanup): Promise<number> {

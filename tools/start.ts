@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadOrExit, loadPlatformConfig } from '@story/config';
 import { runMigrations, startEmbeddedPostgres, type EmbeddedServer } from '@story/db';
-import { bundleServices } from './bundle';
+import { bundleServices, SERVICE_NODE_FLAGS } from './bundle';
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = [
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stopAll(0));
 
   for (const service of SERVICES) {
-    const child = spawn(process.execPath, ['--enable-source-maps', bundles[service.name]], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--enable-source-maps', bundles[service.name]], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir },
       stdio: 'inherit',

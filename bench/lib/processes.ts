@@ -5,6 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
+import { SERVICE_NODE_FLAGS } from '../../tools/bundle';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 const TSX_CLI = require.resolve('tsx/cli');
@@ -28,7 +29,9 @@ export function startTs(name: string, script: string, env: Record<string, string
 
 /** A built JavaScript bundle run with plain node, exactly as deployed. */
 export function startBundle(name: string, bundle: string, env: Record<string, string>): Service {
-  return startNode(name, [path.resolve(ROOT, bundle)], env);
+  // BENCH_CPU_PROF=<dir>: each bundle process writes a V8 CPU profile there when it exits (node --cpu-prof).
+  const profile = process.env['BENCH_CPU_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env['BENCH_CPU_PROF'])}`] : [];
+  return startNode(name, [...SERVICE_NODE_FLAGS, ...profile, path.resolve(ROOT, bundle)], env);
 }
 
 export function startNode(name: string, args: string[], env: Record<string, string>): Service {

@@ -163,7 +163,8 @@ async function main(cleanup: Cleanup): Promise<void> {
   cleanup.add('remove temp directory', async () => rmSync(tmp, { recursive: true, force: true }));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = coreApiEnv(db.url, port, path.join(tmp, 'core-local'));
+  // The 200 MiB recording and the big S3 upload are over the 50 MB default: raised for this run only.
+  const env = { ...coreApiEnv(db.url, port, path.join(tmp, 'core-local')), MAX_STORED_FILE_BYTES: String(Math.max(BIG_MB, 200) * 1024 * 1024 + 1024 * 1024) };
   const core = await startCoreApi(env, base, cleanup);
   const pid = pidOf(core.service.child.pid);
   const sql = postgres(db.url, { max: 1, onnotice: () => undefined });

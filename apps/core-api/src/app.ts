@@ -106,7 +106,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
-    await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db }) }), { prefix: '/api/campaigns' });
+    await authenticated.register(campaignsRoutes({ campaigns: createCampaignsService({ db, sql }) }), { prefix: '/api/campaigns' });
     await authenticated.register(flagsRoutes({ flags }), { prefix: '/api/flags' });
   });
 

@@ -18,7 +18,7 @@ export {
   type TriggerEventResult,
 } from './automation';
 export { enqueueTemplate, type EnqueueInput, type EnqueueResult, type TemplateRef } from './enqueue';
-export { checkDeliverable, normalizeEmail, suppressAddress, type Deliverability, type DeliverabilityQuery, type NotificationKind, type SuppressInput } from './preferences';
+export { checkDeliverable, checkDeliverableMany, normalizeEmail, suppressAddress, type Deliverability, type DeliverabilityQuery, type NotificationKind, type SuppressInput } from './preferences';
 export { MissingVariablesError, escapeHtml, placeholdersIn, renderEmail, renderTemplate, type RenderableTemplate, type RenderedEmail } from './render';
 export { applyUnsubscribe, createUnsubscribeTokens, currentUnsubscribeVersion, unsubscribeHeaders, type UnsubscribePayload, type UnsubscribeTokens } from './unsubscribe';
 export type { EmailCategory } from '@story/db';

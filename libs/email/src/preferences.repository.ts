@@ -47,6 +47,23 @@ export function createPreferencesRepository(db: DbOrTx) {
       return rows[0];
     },
 
+    /** deliverability() of many addresses in one statement; rows in the order of `targets`. */
+    async deliverabilityMany(targets: readonly { email: string; userId: string | null }[], tx: DbOrTx = db): Promise<DeliverabilityRow[]> {
+      const emails = targets.map((t) => t.email);
+      const userIds = targets.map((t) => t.userId);
+      const rows = (await tx.execute(sql`
+        select (select reason from email_suppressions where email = t.email limit 1) as suppressed_reason,
+               a.id as user_id, p.suppressed_at, p.suppression_reason, p.unsubscribed_all, p.unsubscribed_categories,
+               s.email_enabled, s.marketing_emails, s.story_updates, s.family_invitations, s.weekly_digest, s.writing_reminders
+          from unnest(${`{${emails.map(pgArrayItem).join(',')}}`}::text[], ${`{${userIds.map((u) => (u === null ? 'NULL' : pgArrayItem(u))).join(',')}}`}::uuid[])
+                 with ordinality as t(email, user_id, n)
+          cross join lateral (select coalesce(t.user_id, (select id from accounts where lower(email) = t.email limit 1)) as id) a
+          left join user_email_preferences p on p.user_id = a.id
+          left join user_notification_settings s on s.user_id = a.id
+         order by t.n`)) as unknown as DeliverabilityRow[];
+      return rows;
+    },
+
     /** Suppress an address; a repeated suppression takes the new reason and keeps the first source event. */
     async upsertSuppression(input: { email: string; reason: SuppressionReason; sourceEventId: string | null }, tx: DbOrTx = db): Promise<void> {
       await tx
@@ -115,3 +132,8 @@ export function createPreferencesRepository(db: DbOrTx) {
 }
 
 export type PreferencesRepository = ReturnType<typeof createPreferencesRepository>;
+
+/** One element of a PostgreSQL array literal, quoted (Drizzle's sql`` has no array parameter of its own). */
+function pgArrayItem(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@story/testing';
-import { checkDeliverable, suppressAddress } from './preferences';
+import { checkDeliverable, checkDeliverableMany, suppressAddress, type DeliverabilityQuery } from './preferences';
 import { createAccount } from './test/fixtures';
 
 let t: TestDatabase;
@@ -45,6 +45,28 @@ describe('checkDeliverable', () => {
     const u = await createAccount(t, { notifications: { email_enabled: false } });
     expect(await checkDeliverable(t.db, { email: u.email.toUpperCase(), category: 'reminder' })).toEqual({ allowed: false, reason: 'email_disabled' });
     expect(await checkDeliverable(t.db, { email: 'nobody@example.test', category: 'reminder' })).toEqual({ allowed: true });
+  });
+});
+
+describe('checkDeliverableMany', () => {
+  it('decides a batch in one call exactly as checkDeliverable decides each, in order', async () => {
+    const plain = await createAccount(t);
+    const off = await createAccount(t, { notifications: { email_enabled: false } });
+    const quoted = await createAccount(t);
+    await t.sql`insert into user_email_preferences (user_id, unsubscribed_categories) values (${quoted.id}, '{reminder}')`;
+    await suppressAddress(t.db, { email: 'Gone"Quote\\@Example.test', reason: 'hard_bounce' });
+    const queries: DeliverabilityQuery[] = [
+      { userId: off.id, email: off.email, category: 'reminder' },
+      { userId: plain.id, email: plain.email, category: 'marketing' },
+      { email: quoted.email.toUpperCase(), category: 'reminder' },
+      { userId: null, email: 'gone"quote\\@example.test', category: 'transactional' },
+      { email: 'nobody@example.test', category: 'onboarding' },
+      { userId: plain.id, email: plain.email, category: 'transactional' },
+    ];
+    const many = await checkDeliverableMany(t.db, queries);
+    expect(many).toEqual(await Promise.all(queries.map((q) => checkDeliverable(t.db, q))));
+    expect(many.map((d) => (d.allowed ? 'ok' : d.reason))).toEqual(['email_disabled', 'marketing_opt_out', 'unsubscribed:reminder', 'suppressed:hard_bounce', 'ok', 'ok']);
+    expect(await checkDeliverableMany(t.db, [])).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Who may receive what. One decision function used at enqueue and again by the worker at send time,
 // because preferences and suppressions can change while a row waits in the queue.
 import type { DbOrTx, EmailCategory, SuppressionReason } from '@story/db';
-import { createPreferencesRepository } from './preferences.repository';
+import { createPreferencesRepository, type DeliverabilityRow } from './preferences.repository';
 
 /** Per-kind switches of user_notification_settings that a non-transactional email can be filed under. */
 export type NotificationKind = 'story_updates' | 'family_invitations' | 'weekly_digest' | 'writing_reminders';
@@ -27,8 +27,21 @@ export function normalizeEmail(email: string): string {
  * looked up, so an opt-out also covers mail addressed by email only. No settings row means the defaults.
  */
 export async function checkDeliverable(db: DbOrTx, q: DeliverabilityQuery): Promise<Deliverability> {
-  const email = normalizeEmail(q.email);
-  const row = await createPreferencesRepository(db).deliverability(email, q.userId ?? null);
+  const row = await createPreferencesRepository(db).deliverability(normalizeEmail(q.email), q.userId ?? null);
+  return decide(row, q);
+}
+
+/**
+ * checkDeliverable for many recipients in one round trip (the queue worker checks a claimed batch at once);
+ * answers in the order of `queries`, each decided exactly as checkDeliverable decides it.
+ */
+export async function checkDeliverableMany(db: DbOrTx, queries: readonly DeliverabilityQuery[]): Promise<Deliverability[]> {
+  if (queries.length === 0) return [];
+  const rows = await createPreferencesRepository(db).deliverabilityMany(queries.map((q) => ({ email: normalizeEmail(q.email), userId: q.userId ?? null })));
+  return queries.map((q, i) => decide(rows[i], q));
+}
+
+function decide(row: DeliverabilityRow | undefined, q: DeliverabilityQuery): Deliverability {
   if (row?.suppressed_reason) return { allowed: false, reason: `suppressed:${row.suppressed_reason}` };
   if (!row?.user_id) return { allowed: true };
   if (row.suppressed_at) return { allowed: false, reason: `suppressed:${row.suppression_reason ?? 'manual'}` };

@@ -126,11 +126,18 @@ function checkQueryNumbers(request: FastifyRequest): void {
 
 /** Check body, query and path parameters of every route before its schema runs. */
 export function registerInputGuards(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const problem =
-      findInputProblem(request.params, 'params') ?? findInputProblem(request.query, 'query') ?? findInputProblem(request.body, '');
-    if (problem) throw toError(problem);
-    checkQueryNumbers(request);
+  // Callback style (runs on every request; no promise per call).
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      const problem =
+        findInputProblem(request.params, 'params') ?? findInputProblem(request.query, 'query') ?? findInputProblem(request.body, '');
+      if (problem) throw toError(problem);
+      checkQueryNumbers(request);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
   });
 }
 

@@ -13,11 +13,11 @@ import { timelineRoutes } from './timeline/timeline.routes';
 import { createTimelineService } from './timeline/timeline.service';
 
 export async function registerFamilyAndCampaigns(app: App, deps: CoreFeatureDeps): Promise<void> {
-  const { db, access, config } = deps;
+  const { db, sql, access, config } = deps;
   const invitations = createInvitationsService({ db, access, appUrl: config.appUrl, rateScale: config.rateLimit.scale });
   const family = createFamilyService({ db, access });
   const timeline = createTimelineService({ db, access });
-  const flows = createCreateFlowService({ db, invitations, campaigns: createCampaignsService({ db }) });
+  const flows = createCreateFlowService({ db, invitations, campaigns: createCampaignsService({ db, sql }) });
 
   await app.register(familyPublicRoutes({ invitations, rateLimit: deps.rateLimit }));
   await app.register(async (authenticated) => {

@@ -69,6 +69,37 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
       return result?.updated === 1;
     },
 
+    /**
+     * markSent for several rows in one statement (the worker's group commit); answers the ids this worker
+     * still held. Throws 23505 when a provider id is taken: the caller then marks them one by one.
+     */
+    async markSentMany(sent: readonly { id: string; providerMessageId: string; messageId: string }[]): Promise<Set<string>> {
+      const rows = await sql<{ id: string }[]>`
+        with input as (
+          select * from unnest(${sent.map((s) => s.id)}::uuid[], ${sent.map((s) => s.providerMessageId)}::text[], ${sent.map((s) => s.messageId)}::text[])
+                   as t(id, provider_message_id, message_id)
+        ),
+        done as (
+          update email_send_queue q
+             set status = 'sent', sent_at = now(), provider_message_id = i.provider_message_id, message_id_header = i.message_id,
+                 attempts = q.attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+            from input i
+           where q.id = i.id and q.locked_by = ${workerId} and q.status = 'processing'
+          returning q.id, q.template_id
+        ),
+        per_template as (select template_id, count(*)::int as n from done where template_id is not null group by template_id),
+        template_total as (
+          update email_templates t set total_sent = total_sent + p.n from per_template p where t.id = p.template_id
+        ),
+        day_total as (
+          insert into email_analytics (template_id, date, sent)
+          select template_id, (now() at time zone 'utc')::date, n from per_template
+          on conflict (template_id, date) do update set sent = email_analytics.sent + excluded.sent, updated_at = now()
+        )
+        select id from done`;
+      return new Set(rows.map((r) => r.id));
+    },
+
     /** Back to pending, due again after `delaySeconds`. */
     async scheduleRetry(id: string, attempts: number, delaySeconds: number, errorMessage: string): Promise<void> {
       await sql`update email_send_queue

@@ -189,3 +189,26 @@ it('stop() waits for the batch in flight', async () => {
   const [c] = await t.database.sql`select count(*)::int as n from email_send_queue where status = 'processing'`;
   expect(c!['n']).toBe(0);
 });
+
+it('group-commits the sent checkpoints: 30 rows of two templates in one batch, each counted once; a reused provider id falls back row by row', async () => {
+  const user = await createAccount(t);
+  const [a, b] = [await createTemplate(t, 'transactional'), await createTemplate(t, 'transactional')];
+  const ids: string[] = [];
+  for (let i = 0; i < 30; i++) ids.push(await enqueue(t, { templateId: i % 3 === 0 ? b : a, userId: user.id, to: user.email, category: 'transactional' }));
+  // A provider that answers the same id for every message: the unique provider_message_id refuses the group.
+  const sameId: EmailDelivery = { ...t.delivery, send: async (m) => ({ ...(await t.delivery.send(m)), providerMessageId: 'REUSED' }) };
+
+  const result = await worker({ concurrency: 5, delivery: sameId }).processBatch();
+
+  expect(result).toEqual({ claimed: 30, sent: 30, failed: 0, retried: 0, skipped: 0 });
+  const rows = await t.database.sql`select status, message_id_header, provider_message_id from email_send_queue where id = any(${ids}::uuid[])`;
+  expect(rows.filter((r) => r['status'] === 'sent')).toHaveLength(30);
+  // One row keeps the provider's id, the others fall back to their own Message-ID.
+  expect(rows.filter((r) => r['provider_message_id'] === 'REUSED')).toHaveLength(1);
+  expect(rows.filter((r) => r['provider_message_id'] === r['message_id_header'])).toHaveLength(29);
+  const totals = await t.database.sql`select id, total_sent from email_templates where id in (${a}, ${b}) order by total_sent`;
+  expect(totals.map((r) => r['total_sent'])).toEqual([10, 20]);
+  const days = await t.database.sql`select sum(sent)::int as sent from email_analytics where template_id in (${a}, ${b})`;
+  expect(days[0]!['sent']).toBe(30);
+  expect(new Set(t.smtp.received.map((m) => m.header('Message-ID'))).size).toBe(30);
+});

@@ -70,10 +70,10 @@ export async function registerRateLimit(app: FastifyInstance, setup: RateLimitSe
   };
   await app.register(rateLimit, options);
   // The plugin sends seconds-until-reset; clients and spec 001 want the reset instant in epoch seconds.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const reset = reply.getHeader('x-ratelimit-reset');
     if (reset !== undefined) reply.header('x-ratelimit-reset', Math.floor(Date.now() / 1000) + Number(reset));
-    return payload;
+    done(null, payload);
   });
   return { redis, route: (name) => routeLimit(name, setup.scale) };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { coreErrorSchema, errorResponses } from '@story/http';
 import type { BooksService } from './books.service';
-import { addChapterBody, analysisBody, analysisView, bookParams, bookView, chapterParams, createBookBody, reorderBody, updateBookBody } from './books.schemas';
+import { addChapterBody, analysisBody, analysisView, bookParams, bookSummary, bookView, chapterParams, createBookBody, reorderBody, updateBookBody } from './books.schemas';
 
 const tags = ['books'];
 const security = [{ bearerAuth: [] }];
@@ -18,10 +18,10 @@ export const booksRoutes =
       {
         schema: {
           operationId: 'listBooks',
-          summary: "The caller's books, and the books of family the caller shares an active group with",
+          summary: "The caller's books, and the books of family the caller shares an active group with, as summaries (chapter_count; the chapters are on GET /api/books/{bookId})",
           tags,
           security,
-          response: { 200: z.object({ books: z.array(bookView), familyBooks: z.array(bookView) }), ...errorResponses(coreErrorSchema, [401, 429] as const) },
+          response: { 200: z.object({ books: z.array(bookSummary), familyBooks: z.array(bookSummary) }), ...errorResponses(coreErrorSchema, [401, 429] as const) },
         },
       },
       // Already JSON (built by PostgreSQL in the declared shape): sent as is, not serialised again.

@@ -30,6 +30,9 @@ export const bookView = z.object({
   updated_at: z.string(),
 });
 
+/** A book in GET /api/books: every Book field but the chapters array, with their count (the book route has them). */
+export const bookSummary = bookView.omit({ chapters: true }).extend({ chapter_count: z.number().int() });
+
 const text200 = z.string().trim().min(1, 'is required').max(200, 'at most 200 characters');
 const templateId = z.string().trim().min(1).max(100);
 

@@ -204,14 +204,36 @@ describe('GET/PUT/DELETE /api/books', () => {
     expect(forRelative.familyBooks.map((b: { title: string }) => b.title)).toEqual(["Owner's"]);
     const forOwner = await list(owner);
     expect(forOwner.books.map((b: { id: string }) => b.id)).toEqual([ownersBook.id]);
-    // The list (JSON built by PostgreSQL) carries exactly the shape GET /api/books/[id] serialises.
-    expect(forOwner.books[0]).toEqual(await getBook(owner, ownersBook.id));
+    // The list (JSON built by PostgreSQL) is the book GET /api/books/[id] serialises, less its chapters
+    // array, plus their count.
+    const { chapters, ...rest } = await getBook(owner, ownersBook.id);
+    expect(forOwner.books[0]).toEqual({ ...rest, chapter_count: chapters.length });
     expect(forOwner.familyBooks.map((b: { id: string }) => b.id)).toEqual([relativesBook.id]);
     expect((await list(stranger)).familyBooks).toEqual([]);
 
     await t.database.sql`update family_members set status = 'removed' where user_id = ${relative.userId}`;
     expect((await list(relative)).familyBooks).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: `/api/books/${ownersBook.id}`, headers: relative.headers })).statusCode).toBe(404);
+  });
+
+  it('lists books as summaries (chapter_count, story_ids in order) and answers the chapters on the book', async () => {
+    const owner = await signUp(t.app);
+    const [a, b, c] = [await newStory(t.database.sql, owner.userId, { title: 'A' }), await newStory(t.database.sql, owner.userId, { title: 'B' }), await newStory(t.database.sql, owner.userId, { title: 'C' })];
+    const book = (await createBook(owner, { selectedStories: [c!.id, a!.id, b!.id] })).json().book;
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/books', headers: owner.headers })).json().books;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: book.id, chapter_count: 3, story_ids: [c!.id, a!.id, b!.id] });
+    expect(listed[0]).not.toHaveProperty('chapters');
+    const got = await getBook(owner, book.id);
+    expect(got.chapters.map((ch: { id: string; chapter_number: number }) => [ch.chapter_number, ch.id])).toEqual([
+      [1, c!.id],
+      [2, a!.id],
+      [3, b!.id],
+    ]);
+    // A chapter removed through the API leaves the count in step.
+    await t.app.inject({ method: 'DELETE', url: `/api/books/${book.id}/chapters/${a!.id}`, headers: owner.headers });
+    expect((await t.app.inject({ method: 'GET', url: '/api/books', headers: owner.headers })).json().books[0].chapter_count).toBe(2);
+    expect(await t.database.sql`select count(*)::int as n from book_chapters where book_id = ${book.id}`).toEqual([{ n: 2 }]);
   });
 
   it('updates fields, refuses bad ones, and deletes a book leaving its stories in the library', async () => {

@@ -37,7 +37,8 @@ export const campaignsRoutes =
           response: { 200: z.array(campaignView), ...errorResponses(coreErrorSchema, [401, 429] as const) },
         },
       },
-      async (req) => campaigns.list(callerOf(req).userId),
+      // Already JSON in the declared shape (built by PostgreSQL): sent as is, not serialised again.
+      async (req, reply) => reply.type('application/json; charset=utf-8').send((await campaigns.listJson(callerOf(req).userId)) as never),
     );
 
     app.post(

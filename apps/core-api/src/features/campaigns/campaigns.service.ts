@@ -1,10 +1,11 @@
 // Campaigns in the API shape of spec 000 (title, description, recordingCount, conversationCount,
 // createdAt) over the stored shape. Only the caller's campaigns are ever read. Creating one counts against
 // the tier's campaigns allowance.
+import type { Sql } from 'postgres';
 import type { Database, DbOrTx } from '@story/db';
 import { notFound } from '@story/http';
 import { assertAllowance, lockTier } from '../tiers/tier-allowances';
-import { createCampaignsRepository, type CampaignListRow, type CampaignsRepository } from './campaigns.repository';
+import { createCampaignListReader, createCampaignsRepository, type CampaignListRow, type CampaignsRepository } from './campaigns.repository';
 
 export interface CampaignView {
   id: string;
@@ -23,8 +24,9 @@ export interface CreateCampaignInput {
   relationship?: 'grandparent' | 'parent' | 'partner' | 'other';
 }
 
-export function createCampaignsService({ db }: { db: Database }) {
+export function createCampaignsService({ db, sql }: { db: Database; sql: Sql }) {
   const repo = createCampaignsRepository(db);
+  const listReader = createCampaignListReader(sql);
 
   const toView = (row: CampaignListRow): CampaignView => ({
     id: row.id,
@@ -36,10 +38,8 @@ export function createCampaignsService({ db }: { db: Database }) {
   });
 
   return {
-    async list(userId: string): Promise<CampaignView[]> {
-      const rows = await repo.list(userId);
-      return rows.map(toView);
-    },
+    /** The list as JSON text (PostgreSQL builds it in the CampaignView shape); the route sends it as is. */
+    listJson: (userId: string): Promise<string> => listReader.listJson(userId),
 
     /** One of the caller's campaigns in the API shape (404 for anyone else's). */
     async get(userId: string, campaignId: string): Promise<CampaignView> {

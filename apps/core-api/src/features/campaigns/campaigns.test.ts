@@ -27,6 +27,10 @@ it('creates campaigns and lists only the caller\'s, newest first, in the API sha
   const list = await t.app.inject({ method: 'GET', url: '/api/campaigns', headers: alice.headers });
   expect(list.statusCode).toBe(200);
   expect(list.json().map((c: { title: string }) => c.title)).toEqual(['Grandpa Joe', "Grandma Rose's stories"]);
+  // The list's JSON is built by PostgreSQL: byte for byte the shape (and createdAt) the create answered.
+  expect(list.json()[1]).toEqual(first.json());
+  expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect((await t.app.inject({ method: 'GET', url: '/api/campaigns', headers: (await signUp(t.app)).headers })).json()).toEqual([]);
 
   const [row] = await t.database.sql`select user_id, storyteller_name, relationship, status from campaigns where id = ${first.json().id}`;
   expect(row).toEqual({ user_id: alice.userId, storyteller_name: "Grandma Rose's stories", relationship: 'other', status: 'active' });
