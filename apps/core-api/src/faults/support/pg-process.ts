@@ -15,9 +15,9 @@ const ROOT = path.resolve(__dirname, '../../../../..');
 
 export async function startPgProcess(dataDir: string, port: number): Promise<PgProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(
-    path.join(ROOT, 'node_modules/.bin/tsx'),
-    ['--tsconfig', path.join(ROOT, 'tsconfig.base.json'), path.join(__dirname, 'pg-server.ts'), dataDir, String(port)],
-    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, 'pg-server.ts'), dataDir, String(port)],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.base.json') } },
   );
   const waiting: ((event: Record<string, unknown>) => void)[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
