@@ -5,7 +5,7 @@
 import { createDbClient } from '@story/db';
 import { createJobRunner, defineJob } from '@story/jobs';
 
-const database = createDbClient(process.argv[2]!, { max: 2 });
+const database = createDbClient(process.argv[2] ?? '', { max: 2 });
 const runner = createJobRunner({
   sql: database.sql,
   queue: 'core',

@@ -5,13 +5,14 @@
 import { createInterface } from 'node:readline';
 import { startEmbeddedPostgres, type EmbeddedServer } from '@story/db';
 
-const [dataDir, portText] = process.argv.slice(2);
+const dataDir = process.argv[2] ?? '';
+const portText = process.argv[3];
 const port = Number(portText);
-const say = (value: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const say = (value: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
 let server: EmbeddedServer | undefined;
 
 async function start(): Promise<void> {
-  server = await startEmbeddedPostgres({ dataDir: dataDir!, port, database: 'faults' });
+  server = await startEmbeddedPostgres({ dataDir, port, database: 'faults' });
   say({ event: 'ready', url: server.url, adminUrl: server.adminUrl });
 }
 
@@ -21,11 +22,15 @@ async function stop(): Promise<void> {
   say({ event: 'stopped' });
 }
 
-let chain: Promise<void> = start().catch((err) => say({ event: 'error', message: String(err) }));
+const failed = (err: unknown) => say({ event: 'error', message: String(err) });
+let chain: Promise<void> = start().catch(failed);
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
   const command = line.trim();
-  chain = chain.then(() => (command === 'stop' ? stop() : command === 'start' ? start() : undefined)).catch((err) => say({ event: 'error', message: String(err) }));
+  chain = chain.then(async () => {
+    if (command === 'stop') await stop();
+    else if (command === 'start') await start();
+  }).catch(failed);
 });
 // The parent closed our stdin (test over, or the parent died): stop the server and leave.
 lines.on('close', () => void chain.then(stop, stop).finally(() => process.exit(0)));
