@@ -1,4 +1,5 @@
-// Fault injection: PostgreSQL stopped and started again under a stream of writes. The server is an
+// Fault injection: PostgreSQL stopped and started again (the same stop/start under a stream of writes is
+// postgres-restart-load.repro.ts, which fails on a postgres.js defect; see there). The server is an
 // embedded PostgreSQL started by this test on its own port (never the machine's shared one), so it can
 // be stopped without touching anyone else. Properties: during the outage every request ends within a
 // deadline in the core error shape (503, never a 500 or a hang); once the server is back the same app
@@ -14,16 +15,7 @@ import { loadConfig } from '../config';
 import { signUp, type SignedUp } from '../test/helper';
 import { startPgProcess, type PgProcess } from './support/pg-process';
 
-const DEADLINE_MS = 15_000;
-
-interface Outcome {
-  title: string;
-  status: number | 'hang';
-  body: string;
-  phase: 'before' | 'outage' | 'after';
-}
-
-describe('fault: PostgreSQL restarted under load (core-api)', () => {
+describe('fault: PostgreSQL stopped and started (core-api)', () => {
   let dir: string;
   let port: number;
   let server: PgProcess;
@@ -52,73 +44,27 @@ describe('fault: PostgreSQL restarted under load (core-api)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  // KNOWN FAILING (upstream): postgres.js 3.4.9 throws "Cannot read properties of null (reading 'write')"
-  // from a setImmediate in connection.js nextWrite() when a connection closes with a write pending
-  // (porsager/postgres#1154, #1208; unmerged fixes #1168, #1176, #1209). The throw is uncatchable (a
-  // service process dies) and the query it carried never settles (the "hang" outcomes here). It
-  // reproduced on every run of this test. test.failing keeps the test running: once the driver is fixed
-  // (upgrade, or the guard from #1209 applied as a patch) this turns red and `.failing` must go.
-  // Everything our code controls is asserted strictly below: 503 in the core shape (was 500 before the
-  // isDatabaseUnavailable mapping), recovery without a restart, acknowledged writes stored exactly once.
-  test.failing('fails cleanly while the server is down, recovers without a restart, and loses no acknowledged write', async () => {
-    const outcomes: Outcome[] = [];
-    let phase: Outcome['phase'] = 'before';
-    let running = true;
-    let n = 0;
-
-    async function write(): Promise<void> {
-      const title = `fault write ${++n}`;
-      const current = phase;
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<'hang'>((resolve) => (timer = setTimeout(() => resolve('hang'), DEADLINE_MS)));
-      const res = await Promise.race([app.inject({ method: 'POST', url: '/api/campaigns', headers: user.headers, payload: { title } }), deadline]);
-      clearTimeout(timer);
-      outcomes.push(res === 'hang' ? { title, status: 'hang', body: '', phase: current } : { title, status: res.statusCode, body: res.body, phase: current });
-    }
-    // Four clients writing one after another, like four browser tabs.
-    const clients = Array.from({ length: 4 }, async () => {
-      while (running) {
-        await write();
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    });
-
-    await new Promise((r) => setTimeout(r, 1000));
-    phase = 'outage';
+  it('idle stop and start: 503 in the core shape while down, then writes again without an app restart', async () => {
+    const write = (title: string) => app.inject({ method: 'POST', url: '/api/campaigns', headers: user.headers, payload: { title } });
+    expect((await write('idle before')).statusCode).toBe(201);
     await server.stop();
-    await new Promise((r) => setTimeout(r, 1500));
-    await server.start();
-    phase = 'after';
-    // Give the pool a moment to replace its dead connections, then keep writing.
-    await new Promise((r) => setTimeout(r, 2500));
-    running = false;
-    await Promise.all(clients);
-
-    const byPhase = (p: Outcome['phase']) => outcomes.filter((o) => o.phase === p);
-    const failed = outcomes.filter((o) => o.status !== 201);
-    if (process.env['FAULTS_DEBUG']) console.log(JSON.stringify(failed.map((o) => [o.phase, o.status, o.body.slice(0, 200)])));
-    // The outage was real: some requests failed.
-    expect(failed.length).toBeGreaterThan(0);
-    // No hang, no 500: each failure is a 503 in the core error shape, without driver text.
-    for (const o of failed) {
-      expect(o.status).toBe(503);
-      const body = JSON.parse(o.body) as Record<string, unknown>;
-      expect(typeof body['error']).toBe('string');
-      expect(o.body).not.toMatch(/ECONNREFUSED|CONNECTION_|57P0|terminating|postgres/i);
+    const down = await Promise.all([write('idle down 1'), write('idle down 2'), app.inject({ method: 'GET', url: '/api/campaigns', headers: user.headers })]);
+    for (const res of down) {
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(Object.keys(res.json())).toContain('error');
+      expect(res.body).not.toMatch(/ECONNREFUSED|CONNECTION_|postgres/i);
     }
-    // Recovered without restarting the app: the last writes of every client succeeded.
-    const after = byPhase('after');
-    expect(after.slice(-4).every((o) => o.status === 201)).toBe(true);
-
-    // Every acknowledged write is stored exactly once.
-    const acked = outcomes.filter((o) => o.status === 201).map((o) => o.title);
-    const rows = await database.sql<{ title: string; n: number }[]>`
-      select title, count(*)::int as n from campaigns where user_id = ${user.userId} group by title`;
-    const stored = new Map(rows.map((r) => [r.title, r.n]));
-    for (const title of acked) expect([title, stored.get(title)]).toEqual([title, 1]);
-    // Nothing is stored twice, whatever its answer was.
-    expect(rows.every((r) => r.n === 1)).toBe(true);
-    // Figures for docs/reliability.md.
-    process.stdout.write(`[faults] postgres restart: ${outcomes.length} writes, ${acked.length} acknowledged, ${failed.length} refused with 503, 0 lost\n`);
+    await server.start();
+    // The pool reconnects by itself; allow a few tries while the server finishes starting.
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 201; i++) {
+      status = (await write('idle after')).statusCode;
+      if (status !== 201) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe(201);
+    const rows = await database.sql`select title from campaigns where user_id = ${user.userId} and title like 'idle%' order by title`;
+    expect(rows.map((r) => r['title'])).toEqual(['idle after', 'idle before']);
   }, 60_000);
+
 });
