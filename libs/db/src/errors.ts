@@ -38,3 +38,21 @@ export function isInvalidInputError(err: unknown): boolean {
   const code = pgError(err)?.code;
   return code !== undefined && (code.startsWith('22') || code === '23514');
 }
+
+/** postgres.js's own connection errors (no SQLSTATE): the server is gone, refused or too slow to answer. */
+const CONNECTION_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * The database is unreachable or going down, not the request at fault: a socket error or postgres.js
+ * connection error, class 08 (connection exception), or 57P01-57P03 (shutdown, crash, starting up).
+ * Services answer 503 for these, so a restart of PostgreSQL is a brief outage, not a burst of 500s.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -2,7 +2,7 @@
 // validation errors name the field, and nothing unexpected leaks (no stack, no SQL, no provider text).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isInvalidInputError } from '@story/db';
+import { isDatabaseUnavailable, isInvalidInputError } from '@story/db';
 import { AppError, ERROR_STATUS, type ErrorKind } from './errors';
 import type { ErrorRenderer, NormalizedError } from './error-shapes';
 
@@ -58,6 +58,10 @@ export function normalizeError(err: unknown): NormalizedError {
   // Last line of defence: a value PostgreSQL refuses (bad text, out of range, CHECK) is a 400, not a 500.
   if (isInvalidInputError(e)) {
     return { status: 400, kind: 'validation', message: 'Invalid input: a value is not acceptable for its field' };
+  }
+  // PostgreSQL restarting or unreachable: a temporary outage the client may retry, not a server bug.
+  if (isDatabaseUnavailable(e)) {
+    return { status: 503, kind: 'unavailable', message: 'The service is briefly unavailable; please try again in a few seconds' };
   }
   if (e instanceof SyntaxError && (e as FastifyError).statusCode === 400) {
     return { status: 400, kind: 'validation', message: 'Malformed JSON body', field: 'body' };
@@ -124,6 +128,7 @@ export function registerErrorHandling(app: FastifyInstance, { render }: ErrorHan
     else request.log.info({ status: normalized.status, code: normalized.code ?? normalized.kind }, normalized.message);
     if (err instanceof AppError && err.headers) reply.headers(err.headers);
     if (err instanceof AppError && err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
+    else if (normalized.status === 503 && normalized.kind === 'unavailable' && !(err instanceof AppError)) reply.header('Retry-After', '5');
     if (normalized.status === 413) await drainRequestBody(request);
     return reply.status(normalized.status).type('application/json; charset=utf-8').send(render(normalized, { request, elapsedMs: reply.elapsedTime }));
   });
