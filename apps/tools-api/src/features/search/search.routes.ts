@@ -76,7 +76,8 @@ export const searchRoutes =
           summary: 'Full-text search across every tool’s content and the responses',
           description:
             'q uses web-search syntax ("exact phrase", or, -exclude). type content|responses|all; tools a comma list of tool names; ' +
-            'sort relevance|date|popular. Public items plus the caller’s own. Facet counts (and totalResults) stop at 1000 per tool; relevance and popularity rank each tool’s 500 newest matches.',
+            'sort relevance|date|popular. Public items plus the caller’s own. Facet counts (and totalResults) stop at 200 per tool and type, and are ' +
+            'estimated when a word matches more than 200 items; relevance and popularity then rank the newest matches.',
           tags: ['search'],
           querystring: searchQuery,
           response: {
