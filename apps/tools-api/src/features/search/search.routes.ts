@@ -9,6 +9,7 @@ import { envelopeSchema, okEnvelope, paginationMeta, toolsErrors } from '../../s
 import { toolsError } from '../../shared/errors';
 import { isToolRoute } from '../../shared/tool-param';
 import { boolParam, enumParam, intParam } from '../responses/query-params';
+import type { SearchEngine } from './search.port';
 import { createSearchService, SEARCH_SORTS, SEARCH_TYPES, type SearchQuery } from './search.service';
 
 /** websearch_to_tsquery accepts any text, but a visitor's query longer than this is not a search. */
@@ -64,7 +65,7 @@ export function parseSearchQuery(raw: z.infer<typeof searchQuery>): SearchQuery 
 }
 
 export const searchRoutes =
-  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions'>): FastifyPluginAsyncZod =>
+  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions'> & { engine?: SearchEngine }): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createSearchService(deps);
     app.get(
