@@ -7,7 +7,8 @@
 // created_at index and stops after SAMPLE matches, so it costs a few hundred rows at any table size.
 //  - Fewer than SAMPLE matches: every match is known, so counts and every order are exact.
 //  - SAMPLE matches: counts are estimated (the planner's row estimate shared out as the sample is) and
-//    capped at COUNT_CAP; date order stays exact, relevance and popularity rank the newest matches.
+//    capped at COUNT_CAP; date order stays exact, relevance and popularity rank the newest CANDIDATES
+//    (or page x limit) matches.
 // Snippets (ts_headline, the costly part) are made for the page's rows only (excerpts).
 import type postgres from 'postgres';
 import { TOOL_ROUTES, type ToolRoute } from '@story/db';
@@ -22,15 +23,17 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 const key = (tool: string, type: string) => `${tool}|${type}`;
 
+type Row = Omit<HitRow, 'rank'> & { rank: number | null; popularity: number };
+
 /** Sort rows as the query asks (the same keys the SQL used before: rank, popularity, date; id last). */
-export function orderRows<T extends HitRow & { popularity: number }>(rows: T[], sort: SearchQuery['sort']): T[] {
+export function orderRows<T extends Row>(rows: T[], sort: SearchQuery['sort']): T[] {
   const time = (r: T) => new Date(r.created_at).getTime();
   const byDate = (a: T, b: T) => time(b) - time(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   const cmp =
     sort === 'relevance'
-      ? (a: T, b: T) => b.rank - a.rank || byDate(a, b)
+      ? (a: T, b: T) => (b.rank ?? 0) - (a.rank ?? 0) || byDate(a, b)
       : sort === 'popular'
-        ? (a: T, b: T) => b.popularity - a.popularity || b.rank - a.rank || byDate(a, b)
+        ? (a: T, b: T) => b.popularity - a.popularity || (b.rank ?? 0) - (a.rank ?? 0) || byDate(a, b)
         : byDate;
   return [...rows].sort(cmp);
 }
@@ -53,13 +56,19 @@ export function createSearchRepository(sql: postgres.Sql): SearchEngine {
     return sql`((s.kind = 'content' and ${content}) or (s.kind = 'responses' and s.deleted_at is null and ${visibleResponsesSql(sql, s, caller, isPublic)}))`;
   }
 
-  type Row = HitRow & { popularity: number };
-  async function newest(tsq: Fragment, visible: Fragment, filter: Fragment, limit: number): Promise<Row[]> {
+  /**
+   * The newest `limit` visible matches. Ranking is the costly part of a common word (ts_rank, a fifth of
+   * ts_rank_cd's cost at the same order here), so only the first `ranked` rows are ranked unless the
+   * sample holds every match; the others get rank null and are left out of relevance and popularity.
+   */
+  async function newest(tsq: Fragment, visible: Fragment, filter: Fragment, limit: number, ranked: number): Promise<Row[]> {
     return sql<Row[]>`
       select m.tool, m.kind as type, m.id, m.title, m.share_code, m.prompt_id, m.created_at, m.view_count as popularity, m.keywords,
-             ts_rank_cd(m.search_vector, ${tsq}, 32) as rank
-      from (select s.* from tools_search s where s.search_vector @@ ${tsq} and ${visible} ${filter}
-            order by s.created_at desc, s.id desc limit ${limit}) m`;
+             case when m.n <= ${ranked} or m.total < ${limit} then ts_rank(m.search_vector, ${tsq}, 32) end as rank
+      from (select s.*, row_number() over (order by s.created_at desc, s.id desc) as n, count(*) over () as total
+            from (select s.* from tools_search s where s.search_vector @@ ${tsq} and ${visible} ${filter}
+                  order by s.created_at desc, s.id desc limit ${limit}) s) m
+      order by m.n`;
   }
 
   /** The planner's estimate of all visible matches (only asked when the sample is full). */
@@ -96,10 +105,12 @@ export function createSearchRepository(sql: postgres.Sql): SearchEngine {
       const tsq = sql`websearch_to_tsquery('english', ${query.q})`;
       const visible = visibleSql(caller, query.isPublic);
       const tools = query.tools ?? [...TOOL_ROUTES];
-      const wanted = (r: HitRow) => tools.includes(r.tool) && (query.type === 'all' || query.type === r.type);
+      const wanted = (r: Pick<HitRow, 'tool' | 'type'>) => tools.includes(r.tool) && (query.type === 'all' || query.type === r.type);
 
       // Facets over every tool and both types: the sample has no tools/type filter.
-      const sample = await newest(tsq, visible, sql``, SAMPLE);
+      const end = query.page * query.limit;
+      const ranked = Math.max(CANDIDATES, end);
+      const sample = await newest(tsq, visible, sql``, SAMPLE, ranked);
       const sampled = new Map<string, CountRow>();
       for (const r of sample) {
         const c = sampled.get(key(r.tool, r.type)) ?? { tool: r.tool, type: r.type, n: 0 };
@@ -110,16 +121,12 @@ export function createSearchRepository(sql: postgres.Sql): SearchEngine {
       const total = full ? Math.max(SAMPLE, await estimate(tsq, visible)) : sample.length;
       const counts = [...sampled.values()].map((c) => ({ ...c, n: Math.min(COUNT_CAP, full ? Math.max(c.n, Math.round((total * c.n) / sample.length)) : c.n) }));
 
-      const end = query.page * query.limit;
-      let pool = sample.filter(wanted);
       const filtered = query.tools !== null || query.type !== 'all';
       // The sample holds every match, or is all the ranking would look at anyway: no second query.
-      const enough = !full || (!filtered && end <= SAMPLE && (query.sort !== 'date' || end <= sample.length));
-      if (!enough) {
-        const filter = sql`${query.tools ? sql`and s.tool in ${sql(tools)}` : sql``} ${query.type === 'all' ? sql`` : sql`and s.kind = ${query.type}`}`;
-        pool = await newest(tsq, visible, filter, query.sort === 'date' ? end : Math.max(CANDIDATES, end));
-      }
-      return { counts, rows: orderRows(pool, query.sort).slice(end - query.limit, end) };
+      const enough = !full || (!filtered && end <= SAMPLE);
+      let pool = enough ? sample.filter(wanted) : await newest(tsq, visible, sql`${query.tools ? sql`and s.tool in ${sql(tools)}` : sql``} ${query.type === 'all' ? sql`` : sql`and s.kind = ${query.type}`}`, query.sort === 'date' ? end : ranked, ranked);
+      if (query.sort !== 'date') pool = pool.filter((r) => r.rank !== null);
+      return { counts, rows: orderRows(pool, query.sort).slice(end - query.limit, end).map((r) => ({ ...r, rank: r.rank ?? 0 })) };
     },
 
     excerpts: (rows: HitRow[], q: string) => excerptsOf(rows, sql`websearch_to_tsquery('english', ${q})`),
