@@ -33,6 +33,7 @@ CREATE TABLE "tools_search_state" (
 --> statement-breakpoint
 CREATE INDEX "tools_search_vector_idx" ON "tools_search" USING gin ("search_vector");--> statement-breakpoint
 CREATE INDEX "tools_search_created_idx" ON "tools_search" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "tools_search_listed_idx" ON "tools_search" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE is_public AND deleted_at IS NULL;--> statement-breakpoint
 CREATE INDEX "tools_search_session_idx" ON "tools_search" USING btree ("session_id");--> statement-breakpoint
 CREATE INDEX "tools_search_user_idx" ON "tools_search" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "tools_adventure_prompts_listed_newest_idx" ON "tools_adventure_prompts" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE is_public AND deleted_at IS NULL;--> statement-breakpoint

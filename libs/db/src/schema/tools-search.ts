@@ -42,6 +42,8 @@ export const toolsSearch = pgTable(
     index('tools_search_vector_idx').using('gin', t.searchVector),
     // Common words: walk newest first and stop after the sample (see search.repository.ts).
     index('tools_search_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The same for anonymous visitors: only rows anyone may list (the rest of the rule is the query's filter).
+    index('tools_search_listed_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_public AND deleted_at IS NULL`),
     index('tools_search_session_idx').on(t.sessionId),
     index('tools_search_user_idx').on(t.userId),
     check('tools_search_kind_check', oneOf('kind', SEARCH_KINDS)),
