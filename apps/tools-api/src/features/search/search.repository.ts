@@ -2,9 +2,10 @@
 // migration tools_search keep in step with the sixteen content tables and tools_responses (one GIN index,
 // one btree newest first). Raw postgres.js; who sees what is shared/visibility.ts, applied in the WHERE.
 //
-// One query answers most searches: the newest SAMPLE visible matches (with their rank). The planner
-// reads a rare word's few matches from the GIN index and sorts them; a common word walks the
-// created_at index and stops after SAMPLE matches, so it costs a few hundred rows at any table size.
+// One query answers most searches: the newest SAMPLE visible matches (with their rank). A rare word's
+// few matches are read from the GIN index and sorted; a common word walks the created_at index and
+// stops after SAMPLE matches, so it costs a few hundred rows at any table size. Which is which comes from
+// ANALYZE's lexeme statistics (isRare), not from the planner's guess.
 //  - Fewer than SAMPLE matches: every match is known, so counts and every order are exact.
 //  - SAMPLE matches: counts are estimated (the planner's row estimate shared out as the sample is) and
 //    capped at COUNT_CAP; date order stays exact, relevance and popularity rank the newest CANDIDATES
@@ -18,6 +19,8 @@ import { CANDIDATES, COUNT_CAP, type CountRow, type HitRow, type SearchCaller, t
 
 /** Newest visible matches read per search; must be >= COUNT_CAP so a saturated sample means "capped". */
 export const SAMPLE = COUNT_CAP;
+/** Below this share of rows, a word's matches are read from the GIN index; above it, newest first. */
+export const RARE_SHARE = 0.01;
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
@@ -61,14 +64,41 @@ export function createSearchRepository(sql: postgres.Sql): SearchEngine {
    * ts_rank_cd's cost at the same order here), so only the first `ranked` rows are ranked unless the
    * sample holds every match; the others get rank null and are left out of relevance and popularity.
    */
-  async function newest(tsq: Fragment, visible: Fragment, filter: Fragment, limit: number, ranked: number): Promise<Row[]> {
+  async function newest(tsq: Fragment, visible: Fragment, filter: Fragment, limit: number, ranked: number, rare: boolean): Promise<Row[]> {
+    // A rare word: every match from the GIN index, then sorted (OFFSET 0 keeps the planner from walking
+    // the created_at index hoping to meet it early); a common one: walk newest first and stop at `limit`.
+    const matches = rare
+      ? sql`select s.* from (select s.* from tools_search s where s.search_vector @@ ${tsq} and ${visible} ${filter} offset 0) s
+            order by s.created_at desc, s.id desc limit ${limit}`
+      : sql`select s.* from tools_search s where s.search_vector @@ ${tsq} and ${visible} ${filter}
+            order by s.created_at desc, s.id desc limit ${limit}`;
     return sql<Row[]>`
       select m.tool, m.kind as type, m.id, m.title, m.share_code, m.prompt_id, m.created_at, m.view_count as popularity, m.keywords,
              case when m.n <= ${ranked} or m.total < ${limit} then ts_rank(m.search_vector, ${tsq}, 32) end as rank
-      from (select s.*, row_number() over (order by s.created_at desc, s.id desc) as n, count(*) over () as total
-            from (select s.* from tools_search s where s.search_vector @@ ${tsq} and ${visible} ${filter}
-                  order by s.created_at desc, s.id desc limit ${limit}) s) m
+      from (select s.*, row_number() over (order by s.created_at desc, s.id desc) as n, count(*) over () as total from (${matches}) s) m
       order by m.n`;
+  }
+
+  /**
+   * Whether the query's words are rare, from ANALYZE's statistics of the vector: the share of rows holding
+   * its rarest positive lexeme (its most common one when the query has an OR). The planner's own guess
+   * cannot be trusted here: a word missing from the statistics looks common enough to walk the created_at
+   * index, which then reads the whole table for a word in one row of 5,000.
+   */
+  async function isRare(q: string): Promise<boolean> {
+    const [r] = await sql<{ freq: number | null; lexemes: number; negated: boolean }[]>`
+      with tq as (select querytree(websearch_to_tsquery('english', ${q})) as tree),
+           lx as (select m[1] as lexeme from tq, regexp_matches(tq.tree, '(?<!!)''([^'']+)''', 'g') m),
+           st as (select most_common_elems::text::text[] as e, most_common_elem_freqs as f from pg_stats
+                  where schemaname = 'public' and tablename = 'tools_search' and attname = 'search_vector')
+      select case when (select tree from tq) like '%|%' then max(coalesce(st.f[array_position(st.e, lx.lexeme)], 0))
+                  else min(coalesce(st.f[array_position(st.e, lx.lexeme)], 0)) end as freq,
+             count(lx.lexeme)::int as lexemes, (select tree from tq) like '%!%' as negated
+      from lx left join st on true`;
+    // Only exclusions ("-word") match most rows: walk. No lexeme at all (stop words) matches nothing: the index says so at once.
+    if (!r) return true;
+    if (r.lexemes === 0) return !r.negated;
+    return (r.freq ?? 0) < RARE_SHARE;
   }
 
   /** The planner's estimate of all visible matches (only asked when the sample is full). */
@@ -110,7 +140,8 @@ export function createSearchRepository(sql: postgres.Sql): SearchEngine {
       // Facets over every tool and both types: the sample has no tools/type filter.
       const end = query.page * query.limit;
       const ranked = Math.max(CANDIDATES, end);
-      const sample = await newest(tsq, visible, sql``, SAMPLE, ranked);
+      const rare = await isRare(query.q);
+      const sample = await newest(tsq, visible, sql``, SAMPLE, ranked, rare);
       const sampled = new Map<string, CountRow>();
       for (const r of sample) {
         const c = sampled.get(key(r.tool, r.type)) ?? { tool: r.tool, type: r.type, n: 0 };
@@ -124,7 +155,7 @@ export function createSearchRepository(sql: postgres.Sql): SearchEngine {
       const filtered = query.tools !== null || query.type !== 'all';
       // The sample holds every match, or is all the ranking would look at anyway: no second query.
       const enough = !full || (!filtered && end <= SAMPLE);
-      let pool = enough ? sample.filter(wanted) : await newest(tsq, visible, sql`${query.tools ? sql`and s.tool in ${sql(tools)}` : sql``} ${query.type === 'all' ? sql`` : sql`and s.kind = ${query.type}`}`, query.sort === 'date' ? end : ranked, ranked);
+      let pool = enough ? sample.filter(wanted) : await newest(tsq, visible, sql`${query.tools ? sql`and s.tool in ${sql(tools)}` : sql``} ${query.type === 'all' ? sql`` : sql`and s.kind = ${query.type}`}`, query.sort === 'date' ? end : ranked, ranked, rare);
       if (query.sort !== 'date') pool = pool.filter((r) => r.rank !== null);
       return { counts, rows: orderRows(pool, query.sort).slice(end - query.limit, end).map((r) => ({ ...r, rank: r.rank ?? 0 })) };
     },
