@@ -23,6 +23,7 @@ import { responsesRoutes } from './features/responses/responses.routes';
 import { shareRoutes } from './features/share/share.routes';
 import { analyticsRoutes } from './features/analytics/analytics.routes';
 import { exportRoutes } from './features/export/export.routes';
+import { createSearchProvider } from './features/search/search.provider';
 import { searchRoutes } from './features/search/search.routes';
 import { SAMPLE_INPUTS } from './tools';
 import { BULK_JOB_KIND, createToolsJobRunner, registerToolsWorkers } from './workers';
@@ -104,10 +105,12 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   await app.register(shareRoutes(featureDeps));
   await app.register(analyticsRoutes(featureDeps));
   await app.register(exportRoutes(featureDeps));
-  await app.register(searchRoutes(featureDeps));
+  const search = createSearchProvider(sql, config.search);
+  await search.start();
+  await app.register(searchRoutes({ ...featureDeps, engine: search.engine }));
 
   const workerLog = app.log.child({ component: 'tools-workers' });
-  const jobs = createToolsJobRunner({ sql, generate, storage: providers.storage, log: workerLog, purgeIntervalMs: config.workers.purgeIntervalMs });
+  const jobs = createToolsJobRunner({ sql, generate, storage: providers.storage, log: workerLog, purgeIntervalMs: config.workers.purgeIntervalMs, extraJobs: search.jobs });
   registerToolsWorkers(app, jobs);
   const admin = createAdminService({
     sql,

@@ -126,6 +126,13 @@ export const providersEnv = z.object({
   ANTHROPIC_BASE_URL: optionalUrl(['http:', 'https:']),
   ANTHROPIC_MODEL: z.string().default('claude-3-5-haiku-latest'),
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000).describe('Deadline of one provider call'),
+  SEARCH_PROVIDER: z
+    .enum(['postgres', 'meilisearch'])
+    .default('postgres')
+    .describe('tools-api search: postgres (full text in the database, the default) or meilisearch (MEILI_URL; kept in sync by the job runner)'),
+  MEILI_URL: optionalUrl(['http:', 'https:']),
+  MEILI_API_KEY: z.string().min(1).optional().describe('Meilisearch key with documents, search, settings and tasks rights'),
+  MEILI_INDEX: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).default('tools').describe('Meilisearch index of tools content and responses'),
   BILLING_PROVIDER: z.enum(['offline']).default('offline').describe('Payments (gifts): offline records each charge as paid; a card processor adapter joins this list'),
 });
 

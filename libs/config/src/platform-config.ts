@@ -33,6 +33,7 @@ export const platformEnvSchema = runtimeEnv
     need(env.STT_FALLBACK === 'deepgram' && !env.DEEPGRAM_API_KEY, 'DEEPGRAM_API_KEY', 'is required when STT_FALLBACK=deepgram');
     need(env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL, 'OPENAI_API_KEY', 'is required when LLM_PROVIDER=openai');
     need(env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY', 'is required when LLM_PROVIDER=anthropic');
+    need(env.SEARCH_PROVIDER === 'meilisearch' && !env.MEILI_URL, 'MEILI_URL', 'is required when SEARCH_PROVIDER=meilisearch');
   });
 
 export type PlatformEnv = z.infer<typeof platformEnvSchema>;
@@ -56,6 +57,8 @@ export interface PlatformConfig {
     | { driver: 'none' };
   email: { driver: 'smtp'; smtpUrl: string; from: string } | { driver: 'outbox'; outboxDir: string; from: string };
   rateLimit: { redisUrl?: string; scale: number };
+  /** tools-api search engine (issue 16): PostgreSQL full text, or Meilisearch fed by the job runner. */
+  search: { provider: 'postgres' } | { provider: 'meilisearch'; url: string; apiKey?: string; index: string };
   secrets: { jwtSecret: string; uploadTicketSecret: string; cronSecret?: string; emailWebhookSecret?: string };
   /** Emails that hold role admin (support) while listed and verified. */
   adminEmails: string[];
@@ -109,6 +112,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
       ? { driver: 'smtp', smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM }
       : { driver: 'outbox', outboxDir: path.join(dataDir, 'outbox'), from: e.EMAIL_FROM },
     rateLimit: { redisUrl: e.REDIS_URL, scale: e.RATE_LIMIT_SCALE },
+    search: e.SEARCH_PROVIDER === 'meilisearch' && e.MEILI_URL ? { provider: 'meilisearch', url: e.MEILI_URL, apiKey: e.MEILI_API_KEY, index: e.MEILI_INDEX } : { provider: 'postgres' },
     secrets: {
       jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir, 'jwt-secret'),
       uploadTicketSecret: e.UPLOAD_TICKET_SECRET ?? persistentSecret(dataDir, 'upload-ticket-secret'),

@@ -24,6 +24,7 @@ export * from './admin-content';
 export * from './admin-audit';
 export * from './tools-content';
 export * from './tools-engagement';
+export * from './tools-search';
 export * from './tools-usage';
 export * from './tools-admin';
 export * from './jobs';

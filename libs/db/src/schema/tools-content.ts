@@ -102,6 +102,13 @@ export const createToolContentTable = <TName extends string>(name: TName) =>
       // The expiry sweep of anonymous content.
       index(`${name}_expires_at_idx`).on(t.expiresAt),
       index(`${name}_search_idx`).using('gin', t.searchVector),
+      // Browse of listed content, one index per sort (ORDER BY ... , id desc exactly), so page 1 reads ~limit rows.
+      index(`${name}_listed_newest_idx`).on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_public AND deleted_at IS NULL`),
+      index(`${name}_listed_popular_idx`).on(t.viewCount.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_public AND deleted_at IS NULL`),
+      index(`${name}_listed_featured_idx`).on(t.isFeatured.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_public AND deleted_at IS NULL`),
+      index(`${name}_listed_rating_idx`)
+        .on(sql`((rating_sum)::double precision / (NULLIF(rating_count, 0))::double precision) DESC NULLS LAST`, t.ratingCount.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+        .where(sql`is_public AND deleted_at IS NULL`),
       check(`${name}_share_type_check`, oneOf('share_type', SHARE_TYPES)),
       check(`${name}_ai_confidence_check`, sql`ai_confidence IS NULL OR ai_confidence BETWEEN 0 AND 1`),
       check(

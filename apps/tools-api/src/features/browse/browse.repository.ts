@@ -46,8 +46,9 @@ export function createBrowseRepository(sql: postgres.Sql) {
               : sql`t.created_at desc`;
       // Counting every public row of a large tool costs a full scan (100 ms at 70k rows): count up to a cap
       // that covers the pages near this one, and past it use the planner's estimate. One extra row fetched
-      // makes hasNext exact either way.
-      const cap = Math.max(1000, offset + q.limit * 10);
+      // makes hasNext exact either way. Each sort has a partial index of listed rows in exactly this order
+      // (schema tools-content.ts), so page 1 reads about limit rows.
+      const cap = Math.max(200, offset + q.limit * 10);
       const [rows, counted] = await Promise.all([
         sql<ContentRow[]>`select ${columns(tool)} from ${table} t where ${where} order by ${order}, t.id desc limit ${q.limit + 1} offset ${offset}`,
         sql<{ total: number }[]>`select count(*)::int as total from (select 1 from ${table} t where ${where} limit ${cap}) capped`,

@@ -1,43 +1,112 @@
-// The SQL of search: facet counts and one page of hits over the sixteen content tables and
-// tools_responses, excerpts for the page, and prefix-matched public titles for suggestions. Raw postgres.js:
-// tables are chosen at run time and every query is shaped for its index (see the comments). Who sees what
-// is shared/visibility.ts; its predicates are combined here as index-friendly parts.
+// The embedded search engine: PostgreSQL full-text over tools_search, the one table the triggers of
+// migration tools_search keep in step with the sixteen content tables and tools_responses (one GIN index,
+// one btree newest first). Raw postgres.js; who sees what is shared/visibility.ts, applied in the WHERE.
+//
+// One query answers most searches: the newest SAMPLE visible matches (with their rank). A rare word's
+// few matches are read from the GIN index and sorted; a common word walks the created_at index and
+// stops after SAMPLE matches, so it costs a few hundred rows at any table size. Which is which comes from
+// ANALYZE's lexeme statistics (isRare), not from the planner's guess.
+//  - Fewer than SAMPLE matches: every match is known, so counts and every order are exact.
+//  - SAMPLE matches: counts are estimated (the planner's row estimate shared out as the sample is) and
+//    capped at COUNT_CAP; date order stays exact, relevance and popularity rank the newest CANDIDATES
+//    (or page x limit) matches.
+// Snippets (ts_headline, the costly part) are made for the page's rows only (excerpts).
 import type postgres from 'postgres';
 import { TOOL_ROUTES, type ToolRoute } from '@story/db';
-import type { ToolsCaller } from '../../shared/caller';
 import { toolTableName } from '../../shared/tool-param';
-import { listedContentSql, listedResponseSql, liveContentSql, ownRowsSql } from '../../shared/visibility';
-import type { SearchQuery } from './search.service';
+import { listedContentSql, liveContentSql, ownRowsSql, visibleContentSql, visibleResponsesSql } from '../../shared/visibility';
+import { CANDIDATES, COUNT_CAP, type CountRow, type HitRow, type SearchCaller, type SearchEngine, type SearchPage, type SearchQuery } from './search.port';
 
-/**
- * Facet counts stop at this many matches per table: counting every match of a common word over a
- * million rows costs far more than the page itself, and "1000+" is as useful to a visitor as the exact number.
- */
-export const COUNT_CAP = 200;
-/** Rows each table's visibility part hands to ranking (see the page query). */
-export const CANDIDATES = 100;
+/** Newest visible matches read per search; must be >= COUNT_CAP so a saturated sample means "capped". */
+export const SAMPLE = COUNT_CAP;
+/** Below this share of rows, a word's matches are read from the GIN index; above it, newest first. */
+export const RARE_SHARE = 0.01;
 
-export interface HitRow {
-  tool: ToolRoute;
-  type: 'content' | 'responses';
-  id: string;
-  title: string | null;
-  share_code: string | null;
-  prompt_id: string | null;
-  created_at: string;
-  rank: number;
-  keywords: string[] | null;
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+const key = (tool: string, type: string) => `${tool}|${type}`;
+
+type Row = Omit<HitRow, 'rank'> & { rank: number | null; popularity: number };
+
+/** Sort rows as the query asks (the same keys the SQL used before: rank, popularity, date; id last). */
+export function orderRows<T extends Row>(rows: T[], sort: SearchQuery['sort']): T[] {
+  const time = (r: T) => new Date(r.created_at).getTime();
+  const byDate = (a: T, b: T) => time(b) - time(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  const cmp =
+    sort === 'relevance'
+      ? (a: T, b: T) => (b.rank ?? 0) - (a.rank ?? 0) || byDate(a, b)
+      : sort === 'popular'
+        ? (a: T, b: T) => b.popularity - a.popularity || (b.rank ?? 0) - (a.rank ?? 0) || byDate(a, b)
+        : byDate;
+  return [...rows].sort(cmp);
 }
 
-export interface CountRow {
-  tool: ToolRoute;
-  type: 'content' | 'responses';
-  n: number;
-}
-
-export function createSearchRepository(sql: postgres.Sql) {
-  type Fragment = postgres.PendingQuery<postgres.Row[]>;
+export function createSearchRepository(sql: postgres.Sql): SearchEngine {
   const unionAll = (parts: Fragment[]): Fragment => parts.reduce((acc, part) => sql`${acc} union all ${part}`);
+  const s = sql`s`;
+
+  /** Visible rows of tools_search for this caller and public filter (both kinds). */
+  function visibleSql(caller: SearchCaller, isPublic: boolean | undefined): Fragment {
+    const own = ownRowsSql(sql, s, caller);
+    const content =
+      isPublic === undefined
+        ? visibleContentSql(sql, s, caller)
+        : isPublic
+          ? sql`${liveContentSql(sql, s)} and ${listedContentSql(sql, s)}`
+          : own
+            ? sql`${liveContentSql(sql, s)} and ${own} and not s.is_public`
+            : sql`false`;
+    return sql`((s.kind = 'content' and ${content}) or (s.kind = 'responses' and s.deleted_at is null and ${visibleResponsesSql(sql, s, caller, isPublic)}))`;
+  }
+
+  /**
+   * The newest `limit` visible matches. Ranking is the costly part of a common word (ts_rank, a fifth of
+   * ts_rank_cd's cost at the same order here), so only the first `ranked` rows are ranked unless the
+   * sample holds every match; the others get rank null and are left out of relevance and popularity.
+   */
+  async function newest(tsq: Fragment, visible: Fragment, filter: Fragment, limit: number, ranked: number, rare: boolean): Promise<Row[]> {
+    // A rare word: every match from the GIN index, then sorted (OFFSET 0 keeps the planner from walking
+    // the created_at index hoping to meet it early); a common one: walk newest first and stop at `limit`.
+    const matches = rare
+      ? sql`select s.* from (select s.* from tools_search s where s.search_vector @@ ${tsq} and ${visible} ${filter} offset 0) s
+            order by s.created_at desc, s.id desc limit ${limit}`
+      : sql`select s.* from tools_search s where s.search_vector @@ ${tsq} and ${visible} ${filter}
+            order by s.created_at desc, s.id desc limit ${limit}`;
+    return sql<Row[]>`
+      select m.tool, m.kind as type, m.id, m.title, m.share_code, m.prompt_id, m.created_at, m.view_count as popularity, m.keywords,
+             case when m.n <= ${ranked} or m.total < ${limit} then ts_rank(m.search_vector, ${tsq}, 32) end as rank
+      from (select s.*, row_number() over (order by s.created_at desc, s.id desc) as n, count(*) over () as total from (${matches}) s) m
+      order by m.n`;
+  }
+
+  /**
+   * Whether the query's words are rare, from ANALYZE's statistics of the vector: the share of rows holding
+   * its rarest positive lexeme (its most common one when the query has an OR). The planner's own guess
+   * cannot be trusted here: a word missing from the statistics looks common enough to walk the created_at
+   * index, which then reads the whole table for a word in one row of 5,000.
+   */
+  async function isRare(q: string): Promise<boolean> {
+    const [r] = await sql<{ freq: number | null; lexemes: number; negated: boolean }[]>`
+      with tq as (select querytree(websearch_to_tsquery('english', ${q})) as tree),
+           lx as (select m[1] as lexeme from tq, regexp_matches(tq.tree, '(?<!!)''([^'']+)''', 'g') m),
+           st as (select most_common_elems::text::text[] as e, most_common_elem_freqs as f from pg_stats
+                  where schemaname = 'public' and tablename = 'tools_search' and attname = 'search_vector')
+      select case when (select tree from tq) like '%|%' then max(coalesce(st.f[array_position(st.e, lx.lexeme)], 0))
+                  else min(coalesce(st.f[array_position(st.e, lx.lexeme)], 0)) end as freq,
+             count(lx.lexeme)::int as lexemes, (select tree from tq) like '%!%' as negated
+      from lx left join st on true`;
+    // Only exclusions ("-word") match most rows: walk. No lexeme at all (stop words) matches nothing: the index says so at once.
+    if (!r) return true;
+    if (r.lexemes === 0) return !r.negated;
+    return (r.freq ?? 0) < RARE_SHARE;
+  }
+
+  /** The planner's estimate of all visible matches (only asked when the sample is full). */
+  async function estimate(tsq: Fragment, visible: Fragment): Promise<number> {
+    const [plan] = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>`
+      explain (format json) select 1 from tools_search s where s.search_vector @@ ${tsq} and ${visible}`;
+    return Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
+  }
 
   /** ts_headline over the page's rows only: the seo description and every string inside the content json, or the response text. */
   async function excerptsOf(rows: HitRow[], tsq: Fragment): Promise<Map<string, string>> {
@@ -59,133 +128,50 @@ export function createSearchRepository(sql: postgres.Sql) {
     return new Map(found.map((f) => [f.id, f.excerpt]));
   }
 
-
   return {
-    /** Capped facet counts of every tool and both types, and the page of hits the query asks for. */
-    async page(query: SearchQuery, caller: Pick<ToolsCaller, 'sessionId' | 'userId'>): Promise<{ counts: CountRow[]; rows: HitRow[]; tools: ToolRoute[] }> {
+    provider: 'postgres',
+
+    async page(query: SearchQuery, caller: SearchCaller): Promise<SearchPage> {
       const tsq = sql`websearch_to_tsquery('english', ${query.q})`;
-      type Frag = postgres.PendingQuery<postgres.Row[]>;
-      const hasOwn = caller.sessionId !== '' || caller.userId !== null;
-      // Who sees what is shared/visibility.ts; its predicates are combined here as index-friendly parts.
-      const ownOf = (t: Frag) => ownRowsSql(sql, t, caller) ?? sql`false`;
-      const aliveContent = (t: Frag) => liveContentSql(sql, t);
-      const listedContent = (t: Frag) => listedContentSql(sql, t);
-      /** Visibility as disjoint parts (listed; the caller's own unlisted ones), so each part can use its own index. */
-      const contentParts = (t: Frag): Frag[] => [
-        ...(query.isPublic !== false ? [listedContent(t)] : []),
-        ...(query.isPublic === true || !hasOwn ? [] : query.isPublic === false ? [sql`${ownOf(t)} and not ${t}.is_public`] : [sql`${ownOf(t)} and not (${listedContent(t)})`]),
-      ];
-      // Public responses split by moderation status: (moderation_status, created_at) is the index that
-      // can hand each part over newest first.
-      const responseParts = (r: Frag): Frag[] => [
-        ...(query.isPublic !== false ? [sql`${r}.moderation_status = 'pending' and ${r}.is_public`, sql`${r}.moderation_status = 'approved' and ${r}.is_public`] : []),
-        ...(query.isPublic === true || !hasOwn
-          ? []
-          : query.isPublic === false
-            ? [sql`${ownOf(r)} and not ${r}.is_public`]
-            : [sql`${ownOf(r)} and not ${listedResponseSql(sql, r)}`]),
-      ];
-      const toolFilter = (tools: readonly ToolRoute[]) => (tools.length < TOOL_ROUTES.length ? sql`and r.tool in ${sql(tools as ToolRoute[])}` : sql``);
-      const orJoin = (parts: Frag[]) => {
-        const [first, ...rest] = parts;
-        return first === undefined ? sql`false` : sql`(${rest.reduce((acc, p) => sql`${acc} or (${p})`, sql`(${first})`)})`;
-      };
-
+      const visible = visibleSql(caller, query.isPublic);
       const tools = query.tools ?? [...TOOL_ROUTES];
-      const wantContent = query.type !== 'responses';
-      const wantResponses = query.type !== 'content';
+      const wanted = (r: Pick<HitRow, 'tool' | 'type'>) => tools.includes(r.tool) && (query.type === 'all' || query.type === r.type);
 
-      // Facets: every tool and both types, whatever the filters, so a visitor sees where else the words
-      // occur. Counting stops at COUNT_CAP per table: the planner then stops scanning at that many matches.
-      const countBranches = [
-        ...TOOL_ROUTES.map(
-          (tool) => sql`select ${tool}::text as tool, 'content'::text as type,
-                          (select count(*) from (select 1 from ${sql(toolTableName(tool))} t
-                                                 where t.search_vector @@ ${tsq} and ${aliveContent(sql`t`)} and ${orJoin(contentParts(sql`t`))}
-                                                 limit ${COUNT_CAP}) c)::int as n`,
-        ),
-        sql`select r.tool, 'responses'::text as type, count(*)::int as n
-            from (select r.tool from tools_responses r where r.search_vector @@ ${tsq} and r.deleted_at is null and ${orJoin(responseParts(sql`r`))} limit ${COUNT_CAP}) r
-            group by r.tool`,
-      ];
-      const countsQuery = sql<{ tool: ToolRoute; type: 'content' | 'responses'; n: number }[]>`${unionAll(countBranches)}`;
+      // Facets over every tool and both types: the sample has no tools/type filter.
+      const end = query.page * query.limit;
+      const ranked = Math.max(CANDIDATES, end);
+      const rare = await isRare(query.q);
+      const sample = await newest(tsq, visible, sql``, SAMPLE, ranked, rare);
+      const sampled = new Map<string, CountRow>();
+      for (const r of sample) {
+        const c = sampled.get(key(r.tool, r.type)) ?? { tool: r.tool, type: r.type, n: 0 };
+        c.n += 1;
+        sampled.set(key(r.tool, r.type), c);
+      }
+      const full = sample.length >= SAMPLE;
+      const total = full ? Math.max(SAMPLE, await estimate(tsq, visible)) : sample.length;
+      const counts = [...sampled.values()].map((c) => ({ ...c, n: Math.min(COUNT_CAP, full ? Math.max(c.n, Math.round((total * c.n) / sample.length)) : c.n) }));
 
-      const counts = await countsQuery;
-      const contentCount = new Map(counts.filter((c) => c.type === 'content').map((c) => [c.tool, c.n]));
-      const responseCount = counts.filter((c) => c.type === 'responses' && tools.includes(c.tool)).reduce((n, c) => n + c.n, 0);
-
-      // The page: one UNION ALL with one branch per table that has matches (the counts above), each
-      // returning only its own best (page x limit) rows, merged and cut by the outer query. How a branch
-      // finds its rows depends on how many match, known from the counts, so the planner's guess cannot
-      // pick the wrong path:
-      //  - fewer than COUNT_CAP matches: all of them from the GIN index (OFFSET 0 keeps it from walking the
-      //    created_at index hoping to meet a rare word early), ranked exactly;
-      //  - COUNT_CAP or more: each visibility part walks its created_at index newest first and stops after
-      //    `candidates` matches, so a common word costs a few hundred rows per table, not every match.
-      //    Relevance and popularity are then judged among each table's newest matches (CANDIDATES);
-      //    date order stays exact.
-      // Excerpts (ts_headline, the costly part) are made afterwards for the final page only (excerptsOf).
-      const perBranch = query.page * query.limit;
-      const candidates = query.sort === 'date' ? perBranch : Math.max(CANDIDATES, perBranch);
-      // Output-column names (rank, popularity), so the same ORDER BY serves the branches and the merge.
-      const order =
-        query.sort === 'relevance' ? sql`rank desc, created_at desc, id` : query.sort === 'popular' ? sql`popularity desc, rank desc, id` : sql`created_at desc, id`;
-      const pick = (many: boolean) => (many ? sql`order by created_at desc limit ${candidates}` : sql`offset 0`);
-      const contentBranch = (tool: ToolRoute) => {
-        const many = (contentCount.get(tool) ?? 0) >= COUNT_CAP;
-        const parts = contentParts(sql`t`).map(
-          (part) => sql`(select t.id, t.title, t.share_code, t.created_at, t.view_count, t.search_vector, t.keywords
-                         from ${sql(toolTableName(tool))} t
-                         where t.search_vector @@ ${tsq} and ${aliveContent(sql`t`)} and ${part}
-                         ${pick(many)})`,
-        );
-        return sql`(select ${tool}::text as tool, 'content'::text as type, c.id, c.title, c.share_code, null::uuid as prompt_id, c.created_at,
-                           c.view_count as popularity, ts_rank_cd(c.search_vector, ${tsq}, 32) as rank, c.keywords
-                    from (${unionAll(parts)}) c
-                    order by ${order} limit ${perBranch})`;
-      };
-      const responseBranch = () => {
-        const many = responseCount >= COUNT_CAP;
-        const parts = responseParts(sql`r`).map(
-          (part) => sql`(select r.id, r.tool, r.title, r.prompt_id, r.created_at, r.view_count, r.search_vector
-                         from tools_responses r
-                         where r.search_vector @@ ${tsq} and r.deleted_at is null and ${part} ${toolFilter(tools)}
-                         ${pick(many)})`,
-        );
-        return sql`(select c.tool, 'responses'::text as type, c.id, c.title, null::text as share_code, c.prompt_id, c.created_at,
-                           c.view_count as popularity, ts_rank_cd(c.search_vector, ${tsq}, 32) as rank, null::text[] as keywords
-                    from (${unionAll(parts)}) c
-                    order by ${order} limit ${perBranch})`;
-      };
-      const branches = [
-        ...(wantContent && contentParts(sql`t`).length > 0 ? tools.filter((tool) => (contentCount.get(tool) ?? 0) > 0).map(contentBranch) : []),
-        ...(wantResponses && responseParts(sql`r`).length > 0 && responseCount > 0 ? [responseBranch()] : []),
-      ];
-      const rows =
-        branches.length === 0
-          ? []
-          : await sql<HitRow[]>`
-              select u.tool, u.type, u.id, u.title, u.share_code, u.prompt_id, u.created_at, u.rank, u.popularity, u.keywords
-              from (${unionAll(branches)}) u
-              order by ${order}
-              limit ${query.limit} offset ${(query.page - 1) * query.limit}`;
-      return { counts, rows, tools };
+      const filtered = query.tools !== null || query.type !== 'all';
+      // The sample holds every match, or is all the ranking would look at anyway: no second query.
+      const enough = !full || (!filtered && end <= SAMPLE);
+      let pool = enough ? sample.filter(wanted) : await newest(tsq, visible, sql`${query.tools ? sql`and s.tool in ${sql(tools)}` : sql``} ${query.type === 'all' ? sql`` : sql`and s.kind = ${query.type}`}`, query.sort === 'date' ? end : ranked, ranked, rare);
+      if (query.sort !== 'date') pool = pool.filter((r) => r.rank !== null);
+      return { counts, rows: orderRows(pool, query.sort).slice(end - query.limit, end).map((r) => ({ ...r, rank: r.rank ?? 0 })) };
     },
 
-    /** ts_headline excerpts of the page's rows, by id. */
     excerpts: (rows: HitRow[], q: string) => excerptsOf(rows, sql`websearch_to_tsquery('english', ${q})`),
 
-    /** Titles of public items whose words start with the prefix terms, most viewed first. */
-    async prefixTitles(tools: readonly ToolRoute[], prefix: string, max: number): Promise<string[]> {
-      // Public titles only: suggestions are shown to anyone typing, so they never reveal private items.
-      const branches = tools.map(
-        (tool) => sql`(select t.title, t.view_count from ${sql(toolTableName(tool))} t
-                       where t.search_vector @@ to_tsquery('english', ${prefix}) and t.title is not null
-                         and ${liveContentSql(sql, sql`t`)} and ${listedContentSql(sql, sql`t`)}
-                       limit 5)`,
-      );
+    async prefixTitles(tools: readonly ToolRoute[], terms: string[], max: number): Promise<string[]> {
+      if (terms.length === 0) return [];
+      const prefix = terms.map((w) => `${w}:*`).join(' & ');
+      // Listed titles only: suggestions are shown to anyone typing, so they never reveal private items.
       const titles = await sql<{ title: string }[]>`
-        select title from (${unionAll(branches)}) s
+        select title from (
+          select s.title, s.view_count from tools_search s
+          where s.search_vector @@ to_tsquery('english', ${prefix}) and s.kind = 'content' and s.title is not null
+            and s.tool in ${sql(tools as ToolRoute[])} and ${liveContentSql(sql, s)} and ${listedContentSql(sql, s)}
+          limit 100) t
         order by view_count desc, title limit ${max}`;
       return titles.map((t) => t.title);
     },

@@ -9,6 +9,7 @@ import { envelopeSchema, okEnvelope, paginationMeta, toolsErrors } from '../../s
 import { toolsError } from '../../shared/errors';
 import { isToolRoute } from '../../shared/tool-param';
 import { boolParam, enumParam, intParam } from '../responses/query-params';
+import type { SearchEngine } from './search.port';
 import { createSearchService, SEARCH_SORTS, SEARCH_TYPES, type SearchQuery } from './search.service';
 
 /** websearch_to_tsquery accepts any text, but a visitor's query longer than this is not a search. */
@@ -64,7 +65,7 @@ export function parseSearchQuery(raw: z.infer<typeof searchQuery>): SearchQuery 
 }
 
 export const searchRoutes =
-  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions'>): FastifyPluginAsyncZod =>
+  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions'> & { engine?: SearchEngine }): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createSearchService(deps);
     app.get(
@@ -76,7 +77,8 @@ export const searchRoutes =
           summary: 'Full-text search across every tool’s content and the responses',
           description:
             'q uses web-search syntax ("exact phrase", or, -exclude). type content|responses|all; tools a comma list of tool names; ' +
-            'sort relevance|date|popular. Public items plus the caller’s own. Facet counts (and totalResults) stop at 1000 per tool; relevance and popularity rank each tool’s 500 newest matches.',
+            'sort relevance|date|popular. Public items plus the caller’s own. Facet counts (and totalResults) stop at 200 per tool and type, and are ' +
+            'estimated when a word matches more than 200 items; relevance and popularity then rank the newest matches.',
           tags: ['search'],
           querystring: searchQuery,
           response: {

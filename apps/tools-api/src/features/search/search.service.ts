@@ -1,30 +1,16 @@
-// GET /api/search: PostgreSQL full-text search over the sixteen content tables and tools_responses, each
-// with a generated search_vector under a GIN index. Only what the caller may see: public items (an
-// expiring link only until it expires) and the caller's own by session or account. The queries (and why
-// they are shaped so) are in search.repository.ts; here the facets, hits and suggestions are assembled.
+// GET /api/search over the sixteen content tables and tools_responses, through the search port
+// (search.port.ts): PostgreSQL full-text over tools_search by default (search.repository.ts), Meilisearch
+// when configured (search.meilisearch.ts). Only what the caller may see: public items (an expiring link
+// only until it expires) and the caller's own by session or account. Here the facets, hits and
+// suggestions are assembled.
 import type postgres from 'postgres';
 import { TOOL_ROUTES, type ToolRoute } from '@story/db';
-import type { ToolsCaller } from '../../shared/caller';
 import { toIso } from '../../shared/dates';
-import { createSearchRepository, type HitRow } from './search.repository';
+import type { HitRow, SearchCaller, SearchEngine, SearchQuery } from './search.port';
+import { createSearchRepository } from './search.repository';
 
-export { CANDIDATES, COUNT_CAP } from './search.repository';
-
-export const SEARCH_TYPES = ['content', 'responses', 'all'] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
-export const SEARCH_SORTS = ['relevance', 'date', 'newest', 'popular'] as const;
-export type SearchSort = (typeof SEARCH_SORTS)[number];
-
-export interface SearchQuery {
-  q: string;
-  type: SearchType;
-  tools: ToolRoute[] | null;
-  /** true: public items only; false: the caller's own private items only; undefined: both. */
-  isPublic?: boolean;
-  page: number;
-  limit: number;
-  sort: SearchSort;
-}
+export { CANDIDATES, COUNT_CAP, SEARCH_SORTS, SEARCH_TYPES } from './search.port';
+export type { SearchQuery, SearchSort, SearchType } from './search.port';
 
 export interface SearchHit {
   id: string;
@@ -52,13 +38,17 @@ const MAX_SUGGESTIONS = 8;
 export const prefixTerms = (q: string): string[] =>
   (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 2).slice(0, 5);
 
-export function createSearchService({ sql }: { sql: postgres.Sql }) {
-  const repo = createSearchRepository(sql);
+export function createSearchService({ sql, engine }: { sql: postgres.Sql; engine?: SearchEngine }) {
+  const repo = engine ?? createSearchRepository(sql);
 
   return {
-    async search(query: SearchQuery, caller: Pick<ToolsCaller, 'sessionId' | 'userId'>): Promise<SearchResult> {
-      const { counts, rows, tools } = await repo.page(query, caller);
-      const excerpts = await repo.excerpts(rows, query.q);
+    async search(query: SearchQuery, caller: SearchCaller): Promise<SearchResult> {
+      const tools = query.tools ?? [...TOOL_ROUTES];
+      const { counts, rows } = await repo.page(query, caller);
+      const excerpts = await repo.excerpts(
+        rows.filter((r) => r.excerpt === undefined),
+        query.q,
+      );
 
       const toolCounts = new Map<string, number>();
       const typeCounts = { content: 0, responses: 0 };
@@ -77,7 +67,7 @@ export function createSearchService({ sql }: { sql: postgres.Sql }) {
           tool: r.tool,
           type: r.type,
           title: r.title ?? '',
-          excerpt: (excerpts.get(r.id) ?? '').replace(/\s+/g, ' ').trim(),
+          excerpt: (r.excerpt ?? excerpts.get(r.id) ?? '').replace(/\s+/g, ' ').trim(),
           ...(r.share_code ? { shareCode: r.share_code } : {}),
           ...(r.prompt_id ? { promptId: r.prompt_id } : {}),
           createdAt: toIso(r.created_at),
@@ -120,10 +110,7 @@ export function createSearchService({ sql }: { sql: postgres.Sql }) {
 
       if (total < 5) {
         const terms = prefixTerms(query.q);
-        if (terms.length > 0) {
-          const prefix = terms.map((w) => `${w}:*`).join(' & ');
-          for (const title of await repo.prefixTitles(query.tools ?? [...TOOL_ROUTES], prefix, MAX_SUGGESTIONS)) add(title);
-        }
+        for (const title of await repo.prefixTitles(query.tools ?? [...TOOL_ROUTES], terms, MAX_SUGGESTIONS)) add(title);
       }
       return out;
     },
