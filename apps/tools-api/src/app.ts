@@ -106,7 +106,10 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   await app.register(analyticsRoutes(featureDeps));
   await app.register(exportRoutes(featureDeps));
   const search = createSearchProvider(sql, config.search);
-  await search.start();
+  // A service starts without its database (its /health says so): the outbox mode is set once it is ready.
+  app.addHook('onReady', async () => {
+    await search.start().catch((err: unknown) => app.log.warn({ err }, 'search: could not set the outbox mode at start'));
+  });
   await app.register(searchRoutes({ ...featureDeps, engine: search.engine }));
 
   const workerLog = app.log.child({ component: 'tools-workers' });
