@@ -1,17 +1,33 @@
 // `npm run test:fuzz` (issue 17 point 1): every core-api route of the OpenAPI document, fuzzed as an owner,
 // a stranger, an admin and anonymously, against ids that exist; see libs/testing/src/fuzz.
 import { describeFuzz, fuzzBudget, fuzzService } from '@story/testing';
-import { buildTestApp, signUp, type TestContext } from '../test/helper';
+import { buildTestApp, signUp, PASSWORD, type SignedUp, type TestContext } from '../test/helper';
 
 let t: TestContext;
+
+/** A fresh session for an account whose session a fuzzed request ended; null when the account is gone. */
+async function signIn(app: TestContext['app'], who: SignedUp): Promise<SignedUp | null> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: who.email, password: PASSWORD } });
+  if (res.statusCode !== 200) return null;
+  const token = res.json().session.access_token as string;
+  return { ...who, accessToken: token, headers: { authorization: `Bearer ${token}` } };
+}
 beforeAll(async () => {
   t = await buildTestApp({ RATE_LIMIT_SCALE: '100000' });
 }, 120_000);
 afterAll(async () => t.close(), 120_000);
 
 it('answers every hostile request below 500, in its error shape, without SQL or stack traces, and writes nothing when it refuses', async () => {
-  const owner = await signUp(t.app);
-  const stranger = await signUp(t.app);
+  let owner = await signUp(t.app);
+  let stranger = await signUp(t.app);
+  // Fuzzed sign-outs end these sessions, and DELETE /api/user/account ends the account itself: sign in again,
+  // or sign a new account up, so later routes are still reached as a signed-in caller.
+  const live = async (who: typeof owner) =>
+    (await t.app.inject({ url: '/api/campaigns', headers: who.headers })).statusCode === 401 ? ((await signIn(t.app, who)) ?? (await signUp(t.app))) : who;
+  const actors = async () => {
+    [owner, stranger] = [await live(owner), await live(stranger)];
+    return { owner: owner.headers, stranger: stranger.headers, anonymous: {}, 'bad token': { authorization: 'Bearer not.a.token' } };
+  };
   const post = async (url: string, payload: unknown) => (await t.app.inject({ method: 'POST', url, headers: owner.headers, payload: payload as object })).json();
   const campaign = await post('/api/campaigns', { title: 'Fuzzed campaign' });
   const story = await post('/api/stories', { title: 'Fuzzed story', campaignId: campaign.id, type: 'story', content: '<p>Once upon a time.</p>' });
@@ -25,7 +41,7 @@ it('answers every hostile request below 500, in its error shape, without SQL or 
     sql: t.database.sql,
     doc,
     shape: 'core',
-    actors: { owner: owner.headers, stranger: stranger.headers, anonymous: {}, 'bad token': { authorization: 'Bearer not.a.token' } },
+    actors,
     ids,
     ...budget,
     writesAllowedOnRefusal: {

@@ -13,7 +13,8 @@ export interface FuzzOptions {
   sql: postgres.Sql;
   doc: { paths?: Record<string, Record<string, unknown>> };
   shape: ErrorShape;
-  actors: Actors;
+  /** Who sends the requests; a function is asked again before each operation (to replace a signed-out actor). */
+  actors: Actors | (() => Promise<Actors>);
   ids: string[];
   runsPerRoute: number;
   seed: number;
@@ -36,6 +37,7 @@ export interface FuzzFailure {
 export interface FuzzResult {
   tried: number;
   operations: number;
+  /** How many answers of each status code. */
   statuses: Record<string, number>;
   failures: FuzzFailure[];
 }
@@ -72,8 +74,9 @@ export async function trackWrites(sql: postgres.Sql): Promise<() => Promise<stri
   };
 }
 
-async function check(options: FuzzOptions, op: FuzzOperation, request: FuzzRequest, writes: () => Promise<string[]>): Promise<FuzzFailure | null> {
+async function check(options: FuzzOptions, op: FuzzOperation, request: FuzzRequest, writes: () => Promise<string[]>, seen: Record<string, number>): Promise<FuzzFailure | null> {
   const res = await options.app.inject({ method: request.method, url: request.url, headers: request.headers, ...(request.payload !== undefined ? { payload: request.payload } : {}) });
+  seen[String(res.statusCode)] = (seen[String(res.statusCode)] ?? 0) + 1;
   const fail = (problem: string): FuzzFailure => ({ operation: `${op.method} ${op.path}`, request, status: res.statusCode, problem, body: res.body.slice(0, 500) });
   const written = await writes();
   const status = res.statusCode;
@@ -109,12 +112,12 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzResult> {
   const operations = fuzzOperations(options.doc).filter((op) => !(`${op.method} ${op.path}` in (options.skip ?? {})));
   const result: FuzzResult = { tried: 0, operations: operations.length, statuses: {}, failures: [] };
   for (const [i, op] of operations.entries()) {
-    const requests = fc.sample(requestArbitrary(op, options.actors, options.ids), { numRuns: options.runsPerRoute, seed: options.seed + i });
+    const actors = typeof options.actors === 'function' ? await options.actors() : options.actors;
+    await writes(); // what setting the actors up wrote is not the next request's
+    const requests = fc.sample(requestArbitrary(op, actors, options.ids), { numRuns: options.runsPerRoute, seed: options.seed + i });
     for (const request of requests) {
       result.tried++;
-      const failure = await check(options, op, request, writes);
-      const key = String(failure ? failure.status : 'ok');
-      result.statuses[key] = (result.statuses[key] ?? 0) + 1;
+      const failure = await check(options, op, request, writes, result.statuses);
       if (failure) result.failures.push(failure);
     }
   }
@@ -128,7 +131,8 @@ export function describeFuzz(service: string, seed: number, r: FuzzResult): stri
     const key = `${f.operation}: ${f.problem}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
-  const lines = [`fuzz ${service}: ${r.tried} requests over ${r.operations} operations (seed ${seed}), ${r.failures.length} failures`];
+  const codes = Object.entries(r.statuses).map(([code, n]) => `${code}: ${n}`).join(', ');
+  const lines = [`fuzz ${service}: ${r.tried} requests over ${r.operations} operations (seed ${seed}), ${r.failures.length} failures; answers ${codes}`];
   for (const [key, list] of [...groups].slice(0, 40)) {
     const f = list[0]!;
     lines.push(`  ${list.length}x ${key}\n     e.g. ${f.request.method} ${f.request.url.slice(0, 160)} (${f.request.note.slice(0, 80)}) -> ${f.status} ${f.body.slice(0, 200)}`);
