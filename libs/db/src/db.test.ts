@@ -25,7 +25,7 @@ it('migrations create every table the three documents name', async () => {
   ];
   for (const name of expected) expect(names).toContain(name);
   // One content table per tool: sixteen.
-  const toolTables = names.filter((n) => n.startsWith('tools_') && !['tools_responses', 'tools_collections', 'tools_collection_items', 'tools_sessions', 'tools_rate_limits', 'tools_analytics', 'tools_ai_usage', 'tools_rate_limit_hits', 'tools_bulk_jobs', 'tools_flipbook_pages', 'tools_saved_prompts'].includes(n));
+  const toolTables = names.filter((n) => n.startsWith('tools_') && !['tools_responses', 'tools_collections', 'tools_collection_items', 'tools_sessions', 'tools_rate_limits', 'tools_analytics', 'tools_ai_usage', 'tools_rate_limit_hits', 'tools_bulk_jobs', 'tools_flipbook_pages', 'tools_saved_prompts', 'tools_search', 'tools_search_changes', 'tools_search_state'].includes(n));
   expect(toolTables).toHaveLength(16);
 });
 

@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.drop());
 
-it('seeds the six system templates with consistent variables', async () => {
+it('seeds the seven system templates with consistent variables', async () => {
   const rows = await t.sql`select name, category, trigger_events, is_system, is_active, subject_template, html_template, text_template,
     available_variables, default_variables, required_variables from email_templates where is_system order by name`;
   expect(rows.map((r) => [r['name'], r['category'], r['trigger_events']])).toEqual([
@@ -16,6 +16,7 @@ it('seeds the six system templates with consistent variables', async () => {
     ['magic_link', 'transactional', ['magic_link']],
     ['story_reminder', 'reminder', ['story_reminder']],
     ['verify_email', 'transactional', ['email_verification']],
+    ['waitlist_verify', 'transactional', ['waitlist_signup']],
     ['welcome', 'onboarding', ['user_signup']],
   ]);
   for (const r of rows) {

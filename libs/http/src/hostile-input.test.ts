@@ -136,9 +136,11 @@ describe('errors PostgreSQL raises for bad values', () => {
     expect(res.body).not.toMatch(/secret_table|insert/i);
   });
 
-  it('keeps other database failures a 500', async () => {
-    const res = await app.inject({ url: '/pg/57P01' });
+  it('answers a database going away (57P01, admin shutdown) 503, and keeps other database failures a 500', async () => {
+    expect((await app.inject({ url: '/pg/57P01' })).statusCode).toBe(503);
+    const res = await app.inject({ url: '/pg/XX000' });
     expect(res.statusCode).toBe(500);
+    expect(res.body).not.toMatch(/secret_table|insert/i);
   });
 });
 
