@@ -66,7 +66,11 @@ export function createTextToSpeech(config: TextToSpeechConfig, deps: TextToSpeec
   return { byName, default: built.get(names[0]) as TextToSpeech, names };
 }
 
-/** Record every synthesis (success or failure) in the usage log; listing voices costs nothing. */
+/**
+ * Record every synthesis in the usage log, successes and provider failures alike; listing voices costs
+ * nothing, and neither does input the provider refuses (an unknown voice, an empty text): that request is
+ * the caller's 400 and leaves no row behind.
+ */
 export function withUsage(tts: TextToSpeech, usage: UsageRecorder): TextToSpeech {
   return {
     provider: tts.provider,
@@ -93,6 +97,7 @@ export function withUsage(tts: TextToSpeech, usage: UsageRecorder): TextToSpeech
         });
         return synthesis;
       } catch (err) {
+        if (err instanceof ProviderError && err.kind === 'rejected_input') throw err;
         await usage.record({
           ...base,
           characters: typeof text === 'string' ? text.length : 0,
