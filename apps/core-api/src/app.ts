@@ -26,7 +26,7 @@ import { registerFlags } from '@story/flags';
 import { flagsRoutes } from './features/flags/flags.routes';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
-import { createProviders, describeProviders, type Providers } from '@story/providers';
+import { createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
 import { coreErrorRenderer, createServiceApp, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
@@ -76,7 +76,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });
-  const { flags } = registerFlags(app, { sql });
+  const { flags, cacheBus } = registerFlags(app, { sql });
+  registerLlmCache(cacheBus, providers.llm);
 
   await registerHealth(app, {
     service: 'core-api',

@@ -83,7 +83,7 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   const webhooks = createWebhooksService({ webhooks: createWebhooksRepository(sql), secret: config.secrets.emailWebhookSecret });
   await app.register(webhookRoutes({ webhooks, config }));
   await app.register(unsubscribeRoutes({ unsubscribe: createUnsubscribeService({ db, secret: config.secrets.jwtSecret }) }));
-  const adminContentDeps = { database: deps.database, rateLimit, migrationsFolder: deps.migrationsFolder, config };
+  const adminContentDeps = { database: deps.database, rateLimit, migrationsFolder: deps.migrationsFolder, config, cacheBus };
   await registerAdminContentPublic(app, adminContentDeps);
 
   await app.register(async (authenticated) => {

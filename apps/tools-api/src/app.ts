@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { createSessionLookup, createTokenSigner, registerAuthDecorators, requireAuth, sessionRoutes } from '@story/auth';
 import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
-import { createProviders, describeProviders, type Providers } from '@story/providers';
+import { createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
 import { registerFlags } from '@story/flags';
 import { createServiceApp, probeCheck, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App, type ServiceOptions } from '@story/http';
 import { toolsPublicBaseUrl, type ToolsApiConfig } from './config';
@@ -76,7 +76,8 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });
   // app.flags: the shared feature-flag cache (libs/flags), cleared with every other service's by NOTIFY.
-  registerFlags(app, { sql });
+  const { cacheBus } = registerFlags(app, { sql });
+  registerLlmCache(cacheBus, providers.llm);
   const featureDeps: ToolsFeatureDeps = { db, sql, providers, tokens, sessions, limitScale: config.rateLimit.scale, publicBaseUrl };
 
   await registerHealth(app, {

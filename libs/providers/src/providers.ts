@@ -115,3 +115,15 @@ export function describeProviders(providers: Omit<Providers, 'usage'>): Provider
     billing: providers.billing.provider,
   };
 }
+
+/** The cache scope the AI prompt and provider-routing caches answer to on the cache bus (`POST /api/clear-cache`). */
+export const AI_CACHE_SCOPE = 'ai';
+
+/**
+ * Let the cache bus clear this LLM's prompt and provider-choice caches (a managed LLM has them; a plain or
+ * test double does not, and is left alone).
+ */
+export function registerLlmCache(bus: { register(scope: string, clear: () => void): void }, llm: LanguageModel): void {
+  const managed = llm as Partial<ManagedLanguageModel>;
+  if (typeof managed.clearCache === 'function') bus.register(AI_CACHE_SCOPE, () => managed.clearCache?.());
+}

@@ -2,7 +2,8 @@
 // (issue 15 points 5-7). `registerAdminContentPublic` holds the public ones (waitlist, download counter);
 // `registerAdminContent` goes inside an authenticated scope and adds the admin/support read check itself.
 import type { DbClient } from '@story/db';
-import { createDbUsageRecorder, createManagedLlm, type ManagedLanguageModel } from '@story/providers';
+import type { CacheBus } from '@story/flags';
+import { AI_CACHE_SCOPE, createDbUsageRecorder, createManagedLlm, registerLlmCache, type ManagedLanguageModel } from '@story/providers';
 import type { App, RateLimitHandle } from '@story/http';
 import type { EmailServiceConfig } from '../config';
 import { requireAdminRead } from './admin/admin-access';
@@ -34,6 +35,8 @@ export interface AdminContentDeps {
   migrationsFolder?: string;
   /** The LLM the conversation tester and provider test call (default: built from config, like core-api's). */
   llm?: ManagedLanguageModel;
+  /** Clears caches in every service: a prompt or provider change reaches core-api's and tools-api's LLM at once. */
+  cacheBus?: Pick<CacheBus, 'register' | 'publish'>;
 }
 
 export async function registerAdminContentPublic(app: App, { database, rateLimit, config }: AdminContentDeps): Promise<void> {
@@ -47,12 +50,19 @@ export async function registerAdminContent(authenticated: App, { database, rateL
   const audit = createAuditLog(db);
   const llm = deps.llm ?? createManagedLlm(config, { db, usage: createDbUsageRecorder(db), timeoutMs: config.providers.PROVIDER_TIMEOUT_MS });
   const records = createContentRepository(db);
+  const { cacheBus } = deps;
+  if (cacheBus) registerLlmCache(cacheBus, llm);
+  // Every service's LLM caches prompts and provider choices for 30 s: a change clears them everywhere.
+  const afterAiChange = () => {
+    if (!cacheBus) return llm.clearCache();
+    void cacheBus.publish(AI_CACHE_SCOPE).catch(() => llm.clearCache());
+  };
   await authenticated.register(async (admin) => {
     admin.addHook('onRequest', requireAdminRead);
     await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: contentKinds }), kinds: contentKinds, rateLimit, tag: 'admin-content' }));
     await admin.register(curationRoutes({ curation: createCurationService({ db, audit }), rateLimit }));
     await admin.register(promptsRoutes({ prompts: createPromptsService({ db, audit }), rateLimit }));
-    await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: aiKinds, afterChange: () => llm.clearCache() }), kinds: aiKinds, rateLimit, tag: 'admin-ai' }));
+    await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: aiKinds, afterChange: afterAiChange }), kinds: aiKinds, rateLimit, tag: 'admin-ai' }));
     await admin.register(supportRoutes({ support: createSupportService({ db }), rateLimit }));
     await admin.register(billingRoutes({ billing: createBillingService({ db }), rateLimit }));
     await admin.register(waitlistAdminRoutes({ waitlist: createWaitlistService({ db, appUrl: config.appUrl }), rateLimit }));
