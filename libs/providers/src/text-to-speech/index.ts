@@ -68,7 +68,7 @@ export function createTextToSpeech(config: TextToSpeechConfig, deps: TextToSpeec
 
 /**
  * Record every synthesis in the usage log, successes and provider failures alike; listing voices costs
- * nothing, and neither does input the provider refuses (an unknown voice, an empty text): that request is
+ * nothing, and neither does input the provider refuses (an unknown voice: not_found; an empty text: rejected_input): that request is
  * the caller's 400 and leaves no row behind.
  */
 export function withUsage(tts: TextToSpeech, usage: UsageRecorder): TextToSpeech {
@@ -97,7 +97,7 @@ export function withUsage(tts: TextToSpeech, usage: UsageRecorder): TextToSpeech
         });
         return synthesis;
       } catch (err) {
-        if (err instanceof ProviderError && err.kind === 'rejected_input') throw err;
+        if (err instanceof ProviderError && (err.kind === 'rejected_input' || err.kind === 'not_found')) throw err;
         await usage.record({
           ...base,
           characters: typeof text === 'string' ? text.length : 0,
