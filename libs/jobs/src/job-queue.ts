@@ -57,6 +57,12 @@ export interface JobView {
 
 type Db = Sql | TransactionSql;
 
+/** A recurring job's next run, written together with the end of the current one. */
+export interface NextRun {
+  kind: string;
+  options: EnqueueOptions;
+}
+
 export interface JobQueue {
   /** Insert a job (inside the caller's transaction when given). */
   enqueue(kind: string, payload: Record<string, unknown>, options?: EnqueueOptions, tx?: Db): Promise<Enqueued>;
@@ -64,13 +70,16 @@ export interface JobQueue {
   claim(workerId: string, limit: number, leaseSeconds: number, kinds?: readonly string[]): Promise<ClaimedJob[]>;
   /** Record progress and push the lease out (only while this worker still holds the job); false when it lost it. */
   heartbeat(jobId: string, workerId: string, leaseSeconds: number, progress?: Record<string, unknown>): Promise<boolean>;
-  /** Mark a claimed job done (only while this worker still holds it). */
-  complete(jobId: string, workerId: string, result?: Record<string, unknown>): Promise<void>;
+  /**
+   * Mark a claimed job done (only while this worker still holds it). `next` (a recurring job's next run) is
+   * enqueued in the same transaction, so another runner never sees the job neither active nor scheduled.
+   */
+  complete(jobId: string, workerId: string, result?: Record<string, unknown>, next?: NextRun): Promise<void>;
   /**
    * Record a failure: back to 'queued' after a backoff while attempts remain and `retry` is true, else
    * 'failed' (not worth retrying) or 'dead' (out of attempts). Returns the job's new status.
    */
-  fail(jobId: string, workerId: string, error: string, options: { retry: boolean }): Promise<'queued' | 'failed' | 'dead'>;
+  fail(jobId: string, workerId: string, error: string, options: { retry: boolean; next?: NextRun }): Promise<'queued' | 'failed' | 'dead'>;
   /** Hand a claimed job back untouched (a stopping worker): queued again at once, the attempt not counted. */
   release(jobId: string, workerId: string): Promise<void>;
   /** The stuck-job sweep: running jobs whose lease has passed go back to the queue, or 'dead' when out of attempts. */
@@ -125,24 +134,31 @@ export function createJobQueue(sql: Sql, queue: string): JobQueue {
       });
     },
 
-    async complete(jobId, workerId, result) {
-      await sql`
-        update jobs set status = 'succeeded', result = ${result ? JSON.stringify(result) : null}::jsonb, completed_at = now(),
-               locked_by = null, lease_expires_at = null, updated_at = now()
-         where id = ${jobId} and locked_by = ${workerId} and status = 'running'`;
+    async complete(jobId, workerId, result, next) {
+      await sql.begin(async (tx) => {
+        const done = await tx`
+          update jobs set status = 'succeeded', result = ${result ? JSON.stringify(result) : null}::jsonb, completed_at = now(),
+                 locked_by = null, lease_expires_at = null, updated_at = now()
+           where id = ${jobId} and locked_by = ${workerId} and status = 'running'`;
+        if (next && done.count > 0) await this.enqueue(next.kind, {}, next.options, tx);
+      });
     },
 
-    async fail(jobId, workerId, error, { retry }) {
-      const [row] = await sql<{ status: 'queued' | 'failed' | 'dead' }[]>`
-        update jobs set
-               status = case when not ${retry} then 'failed' when attempts >= max_attempts then 'dead' else 'queued' end,
-               run_at = now() + make_interval(secs => least(600, 5 * power(2, greatest(attempts - 1, 0)))),
-               last_error = ${error.slice(0, 2000)},
-               completed_at = case when not ${retry} or attempts >= max_attempts then now() end,
-               locked_by = null, lease_expires_at = null, updated_at = now()
-         where id = ${jobId} and locked_by = ${workerId} and status = 'running'
-        returning status`;
-      return row?.status ?? 'failed';
+    async fail(jobId, workerId, error, { retry, next }) {
+      return sql.begin(async (tx) => {
+        const [row] = await tx<{ status: 'queued' | 'failed' | 'dead' }[]>`
+          update jobs set
+                 status = case when not ${retry} then 'failed' when attempts >= max_attempts then 'dead' else 'queued' end,
+                 run_at = now() + make_interval(secs => least(600, 5 * power(2, greatest(attempts - 1, 0)))),
+                 last_error = ${error.slice(0, 2000)},
+                 completed_at = case when not ${retry} or attempts >= max_attempts then now() end,
+                 locked_by = null, lease_expires_at = null, updated_at = now()
+           where id = ${jobId} and locked_by = ${workerId} and status = 'running'
+          returning status`;
+        // Still queued for a retry: that row keeps the recurring key, so no next run is added.
+        if (next && row && row.status !== 'queued') await this.enqueue(next.kind, {}, next.options, tx);
+        return row?.status ?? 'failed';
+      });
     },
 
     async release(jobId, workerId) {

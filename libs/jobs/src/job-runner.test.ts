@@ -226,6 +226,24 @@ it('keeps one recurring job queued, the next due after its interval', async () =
   expect(await t.sql`select id from jobs where queue = ${queue} and status = 'queued'`).toHaveLength(1);
 });
 
+it('writes a recurring job\'s next run in the same transaction as its end, so two runners starting together run it once', async () => {
+  for (let round = 0; round < 3; round += 1) {
+    const queue = freshQueue();
+    let runs = 0;
+    const def = defineJob({ kind: 'sweep', parse: () => ({}), everySeconds: 3600, run: async () => void (runs += 1) });
+    const a = createJobRunner({ sql: t.sql, queue, jobs: [def] });
+    const b = createJobRunner({ sql: t.sql, queue, jobs: [def] });
+    await Promise.all([a.drain(), b.drain()]);
+    await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(runs).toBe(1);
+    // The finished run and the queued next one carry one transaction id: no instant between them in which
+    // a starting runner would find the job neither active nor scheduled and seed a second, immediate run.
+    const rows = await t.sql<{ status: string; xmin: string }[]>`select status, xmin::text as xmin from jobs where queue = ${queue} order by created_at`;
+    expect(rows.map((r) => r.status)).toEqual(['succeeded', 'queued']);
+    expect(rows[0]!.xmin).toBe(rows[1]!.xmin);
+  }
+});
+
 it('stop() aborts a running handler and hands its job back without spending an attempt', async () => {
   const queue = freshQueue();
   let started!: () => void;

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Sql, TransactionSql } from 'postgres';
-import { createJobQueue, type ClaimedJob, type EnqueueOptions, type Enqueued, type JobQueue, type ReclaimedJob } from './job-queue';
+import { createJobQueue, type ClaimedJob, type EnqueueOptions, type Enqueued, type JobQueue, type NextRun, type ReclaimedJob } from './job-queue';
 
 export interface JobLog {
   info(obj: object, msg?: string): void;
@@ -133,8 +133,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   const recurringKey = (kind: string) => `recurring:${options.queue}:${kind}`;
 
+  function nextRun(def: JobDefinition<unknown>, delaySeconds: number): NextRun {
+    return { kind: def.kind, options: { dedupeKey: recurringKey(def.kind), runAt: new Date(Date.now() + delaySeconds * 1000), maxAttempts: def.maxAttempts ?? 3 } };
+  }
+
   async function scheduleNext(def: JobDefinition<unknown>, delaySeconds: number): Promise<void> {
-    await queue.enqueue(def.kind, {}, { dedupeKey: recurringKey(def.kind), runAt: new Date(Date.now() + delaySeconds * 1000), maxAttempts: def.maxAttempts ?? 3 });
+    const next = nextRun(def, delaySeconds);
+    await queue.enqueue(next.kind, {}, next.options);
   }
 
   async function seedRecurring(): Promise<void> {
@@ -183,9 +188,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         if (!(await queue.heartbeat(job.id, workerId, lease, value))) throw new PermanentJobError('This worker no longer holds the job (its lease passed)');
       },
     };
+    // A recurring job's next run is written in the same transaction as this run's end (see JobQueue.complete).
+    const next = def.everySeconds ? nextRun(def, def.everySeconds) : undefined;
     try {
       const result = await def.run(ctx);
-      await queue.complete(job.id, workerId, result ?? undefined);
+      await queue.complete(job.id, workerId, result ?? undefined, next);
     } catch (err) {
       // Stopped mid-job: hand it back at once, without spending an attempt, for the next worker.
       if (signal.aborted && stopped) {
@@ -193,7 +200,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         return;
       }
       const retry = def.retryable ? def.retryable(err) : !(err instanceof PermanentJobError);
-      const status = await queue.fail(job.id, workerId, errorText(err), { retry });
+      const status = await queue.fail(job.id, workerId, errorText(err), { retry, next });
       log.warn({ jobId: job.id, kind: job.kind, status, err: errorText(err) }, 'job failed');
       try {
         if (status === 'queued') await def.onRetry?.(payload, err);
@@ -202,7 +209,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         log.error({ err: errorText(hookErr), jobId: job.id, kind: job.kind }, 'failure hook failed');
       }
     }
-    if (def.everySeconds) await scheduleNext(def, def.everySeconds);
   }
 
   async function runOnce(): Promise<number> {
