@@ -3,7 +3,8 @@
 // (issue 16: "start in under a second"). Each service is bundled with tools/bundle.ts, as `npm start`
 // runs it, and started BENCH_STARTS times (default 5); the report gives medians and the ratio to the
 // baseline's median, and writes bench/results/start.json.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +37,53 @@ async function timeOneStart(name: string, bundle: string, env: Record<string, st
     return performance.now() - started;
   } finally {
     await service.stop();
+  }
+}
+
+/**
+ * The first `npm start` exactly as a new user runs it: no DATABASE_URL, so the embedded PostgreSQL creates
+ * its data folder (initdb), every migration is applied, the three bundles start; timed to the line saying
+ * all services are up. Run through npm itself, in its own process group, stopped with Ctrl-C's SIGINT.
+ */
+async function timeFirstNpmStart(cleanup: Cleanup): Promise<{ ms: number; lines: string[] }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'story-bench-first-start-'));
+  chmodSync(dataDir, 0o755);
+  cleanup.add('remove the first-start data directory', async () => rmSync(dataDir, { recursive: true, force: true }));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  for (const key of ['DATABASE_URL', 'BENCH_DATABASE_URL', 'NODE_OPTIONS']) delete env[key];
+  for (const key of ['CORE_API_PORT', 'EMAIL_SERVICE_PORT', 'TOOLS_API_PORT', 'EMBEDDED_PG_PORT']) env[key] = String(await freePort());
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    process.kill(-child.pid!, 'SIGINT');
+    setTimeout(() => child.exitCode === null && process.kill(-child.pid!, 'SIGKILL'), 20_000).unref();
+  });
+  cleanup.add('stop npm start', stop);
+  const lines: string[] = [];
+  try {
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('npm start: no "all services are up" line within 120 s')), 120_000);
+      let buffered = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, nl);
+          buffered = buffered.slice(nl + 1);
+          if (line.startsWith('[start')) lines.push(line);
+          if (line.includes('all services are up')) {
+            clearTimeout(timer);
+            resolve({ ms: performance.now() - started, lines });
+          }
+        }
+      });
+      child.stderr!.resume();
+      child.once('exit', (code) => reject(new Error(`npm start exited with code ${code} before all services were up`)));
+    });
+  } finally {
+    await stop();
   }
 }
 
@@ -77,8 +125,12 @@ async function main(cleanup: Cleanup): Promise<number> {
   const checks = rows
     .filter((r) => r.name !== 'baseline')
     .map((r) => ({ name: `${r.name} start (median, migrated db)`, target: `< ${TARGET_MS} ms`, actual: `${r.medianMs} ms (${r.ratioToBaseline}x hello-world)`, met: r.medianMs < TARGET_MS }));
-  checks.push({ name: 'first start: bundle the three services + core-api on a fresh database', target: '< 30000 ms', actual: `${Math.round(bundleMs + first)} ms (bundle ${Math.round(bundleMs)} ms)`, met: bundleMs + first < 30_000 });
-  writeJson(path.join(__dirname, 'results', 'start.json'), { measuredAt: new Date().toISOString(), rounds, bundleMs: Math.round(bundleMs), firstStartMs: Math.round(first), rows, checks });
+  say('first `npm start` on a fresh data folder (embedded PostgreSQL initdb, migrations, three services)');
+  const npmStart = await timeFirstNpmStart(cleanup);
+  for (const line of npmStart.lines) say(`  ${line}`);
+  process.stdout.write(`first \`npm start\` to three healthy services: ${Math.round(npmStart.ms)} ms (${npmStart.lines.length} progress lines; target < 30000 ms)\n`);
+  checks.push({ name: 'first `npm start` (fresh data folder: embedded PostgreSQL, migrations, three services healthy)', target: '< 30000 ms, with progress lines', actual: `${Math.round(npmStart.ms)} ms, ${npmStart.lines.length} progress lines (bundle alone ${Math.round(bundleMs)} ms)`, met: npmStart.ms < 30_000 && npmStart.lines.length > 3 });
+  writeJson(path.join(__dirname, 'results', 'start.json'), { measuredAt: new Date().toISOString(), rounds, bundleMs: Math.round(bundleMs), firstStartMs: Math.round(first), firstNpmStartMs: Math.round(npmStart.ms), firstNpmStartLines: npmStart.lines, rows, checks });
   return 0;
 }
 
