@@ -20,11 +20,18 @@ export interface DbClientOptions {
   applicationName?: string;
 }
 
+/** Seconds before a pool connection tries again after failed connects: 50 ms doubling, at most 1 s. */
+export const reconnectBackoffSeconds = (attempt: number): number => Math.min(0.05 * 2 ** attempt, 1);
+
 export function createDbClient(url: string, options: DbClientOptions = {}): DbClient {
   const sql = postgres(url, {
     max: options.max ?? 10,
     idle_timeout: 30,
     connect_timeout: 10,
+    // postgres.js backs off 3^n/100 s (up to 20 s) after failed connects, n shared by the whole pool: a
+    // short outage drives n up within a second, and a query that lands on a connection still waiting out
+    // its backoff then waits up to 20 s after the server is back. Capped at 1 s, recovery is prompt.
+    backoff: reconnectBackoffSeconds,
     onnotice: () => undefined,
     // Zone-less columns (recordings, stories, books) hold UTC wall time: pin the session zone.
     connection: { TimeZone: 'UTC', application_name: options.applicationName ?? 'family-stories' },
