@@ -106,7 +106,8 @@ export function routeUrl(route: string, params: Params, query = ''): { method: s
   const url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${route}: no value for {${name}}`);
-    return encodeURIComponent(value);
+    // A key with slashes (a storage key) stays a path; everything else is one encoded segment.
+    return encodeURIComponent(value).replace(/%2F/g, '/');
   });
   return { method, url: query ? `${url}?${query}` : url };
 }
