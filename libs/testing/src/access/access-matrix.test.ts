@@ -95,6 +95,8 @@ it('forges tokens that differ from a valid one in one way each', () => {
   const f = forgeTokens(valid, 'secret');
   expect(decodeToken(f.expired).payload['exp']).toBeLessThan(now);
   expect(decodeToken(f.tampered).payload['role']).toBe('admin');
+  expect(decodeToken(forgeTokens(signToken({ ...decodeToken(valid).payload, role: 'admin' }, 'secret'), 'secret').tampered).payload['role']).toBe('user');
+  for (const forged of Object.values(f)) expect(forged).not.toBe(valid);
   expect(f.tampered.split('.')[2]).toBe(valid.split('.')[2]);
   expect(decodeToken(f.algNone).header['alg']).toBe('none');
   expect(f.algNone.endsWith('.')).toBe(true);

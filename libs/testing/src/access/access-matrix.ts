@@ -143,11 +143,18 @@ export interface RunAccessOptions {
   shape: ErrorShape;
   /** Status that means "no such thing for you" (default 404). */
   notFound?: number;
+  /**
+   * Refusals that must also be the same for an existing and a missing id (default: the notFound status
+   * only). A service whose 401 and 403 come before any lookup adds them; core-api cannot, since a family
+   * member's 403 on a story they may see is rightly not the 404 of a missing one.
+   */
+  compare?: readonly number[];
 }
 
 /** Call every case as every actor; report each wrong status, error shape, failed check, and 404 that differs from a missing id's. */
 export async function runAccessMatrix(options: RunAccessOptions): Promise<AccessResult> {
   const notFound = options.notFound ?? 404;
+  const compared = new Set(options.compare ?? [notFound]);
   const result: AccessResult = { routes: new Set(options.cases.map((c) => c.route)).size, cases: options.cases.length, cells: 0, comparisons: 0, statuses: {}, mismatches: [] };
   for (const c of options.cases) {
     const actors = typeof options.actors === 'function' ? await options.actors() : options.actors;
@@ -187,7 +194,7 @@ export async function runAccessMatrix(options: RunAccessOptions): Promise<Access
         const problem = shapeProblem(options.shape, parsed);
         if (problem) report(`${res.statusCode}: ${problem}: ${res.body.slice(0, 200)}`);
       }
-      if (res.statusCode === notFound && !c.noCompare?.[actor]) {
+      if (compared.has(res.statusCode) && !c.noCompare?.[actor]) {
         const missing = c.missing ? c.missing(ctx, actor) : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, lookalike(v)]));
         const other = await send(missing);
         result.comparisons++;

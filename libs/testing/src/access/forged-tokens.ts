@@ -20,7 +20,7 @@ export function signToken(payload: Record<string, unknown>, secret: string): str
 export interface ForgedTokens {
   /** The real secret, the real session, but exp an hour ago. */
   expired: string;
-  /** The valid token's payload changed (role admin) under its original signature. */
+  /** The valid token's payload changed (role flipped between user and admin, one claim added) under its original signature. */
   tampered: string;
   /** The valid token's payload with alg none and no signature. */
   algNone: string;
@@ -35,7 +35,7 @@ export function forgeTokens(valid: string, secret: string): ForgedTokens {
   const [h, , s] = valid.split('.');
   return {
     expired: signToken({ ...payload, iat: now - 7200, exp: now - 3600 }, secret),
-    tampered: `${h}.${b64({ ...payload, role: 'admin' })}.${s}`,
+    tampered: `${h}.${b64({ ...payload, role: payload['role'] === 'admin' ? 'user' : 'admin', tampered: true })}.${s}`,
     algNone: `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`,
     otherSecret: signToken(payload, `${secret}-but-not-the-same`),
   };

@@ -44,3 +44,13 @@ export function matrixCoverage(routes: readonly IdRoute[], caseRoutes: readonly 
 export function documentRoutes(doc: { paths?: Record<string, Record<string, unknown>> }): string[] {
   return Object.entries(doc.paths ?? {}).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
 }
+
+/**
+ * The id routes and all routes of several documents together (the committed docs/openapi/<service>.json
+ * and the one the app serves now), so a route counts as soon as either has it.
+ */
+export function idRoutesOfAll(docs: readonly { paths?: Record<string, Record<string, unknown>> }[], vocabulary: Record<string, string>): { ids: IdRoute[]; all: string[] } {
+  const ids = new Map<string, IdRoute>();
+  for (const doc of docs) for (const r of idRoutes(doc, vocabulary)) ids.set(r.route, r);
+  return { ids: [...ids.values()], all: [...new Set(docs.flatMap(documentRoutes))] };
+}
