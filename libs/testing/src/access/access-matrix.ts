@@ -122,9 +122,9 @@ function stripVolatile(value: unknown): unknown {
 }
 
 /** A body with the ids it was asked about replaced by their parameter names, volatile fields dropped. */
-function normalise(body: string, params: Params): string {
+function normalise(body: string, params: Params, keep: readonly string[] = []): string {
   let text = body;
-  for (const [name, value] of Object.entries(params)) if (value.length >= 4) text = text.split(value).join(`{${name}}`);
+  for (const [name, value] of Object.entries(params)) if (value.length >= 4 && !keep.includes(name)) text = text.split(value).join(`{${name}}`);
   try {
     return JSON.stringify(stripVolatile(JSON.parse(text)));
   } catch {
@@ -149,6 +149,8 @@ export interface RunAccessOptions {
    * member's 403 on a story they may see is rightly not the 404 of a missing one.
    */
   compare?: readonly number[];
+  /** Parameters kept as they are in the missing-id request (vocabularies such as a tool name). */
+  keep?: readonly string[];
 }
 
 /** Call every case as every actor; report each wrong status, error shape, failed check, and 404 that differs from a missing id's. */
@@ -195,11 +197,11 @@ export async function runAccessMatrix(options: RunAccessOptions): Promise<Access
         if (problem) report(`${res.statusCode}: ${problem}: ${res.body.slice(0, 200)}`);
       }
       if (compared.has(res.statusCode) && !c.noCompare?.[actor]) {
-        const missing = c.missing ? c.missing(ctx, actor) : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, lookalike(v)]));
+        const missing = c.missing ? c.missing(ctx, actor) : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, options.keep?.includes(k) ? v : lookalike(v)]));
         const other = await send(missing);
         result.comparisons++;
-        const a = normalise(res.body, params);
-        const b = normalise(other.body, missing);
+        const a = normalise(res.body, params, options.keep);
+        const b = normalise(other.body, missing, options.keep);
         if (other.statusCode !== res.statusCode || a !== b) report(`an existing id answered ${res.statusCode} ${a.slice(0, 200)} but a missing one ${other.statusCode} ${b.slice(0, 200)}`);
       } else if (res.statusCode < 300 && c.check) {
         try {
