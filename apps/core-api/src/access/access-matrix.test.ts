@@ -374,6 +374,14 @@ it('every id route answers each actor as spec 000 allows, never revealing an id 
   process.stdout.write(`${describeAccess('core-api', result, routes.length)}\n`);
   expect(result.cells).toBe(cases.length * ACCESS_ACTORS.length);
   expect(result.mismatches).toEqual([]);
+  // What was refused wrote nothing: only the owner's and the impersonation's calls (the owner's rights) and
+  // the contributor's (create_stories) left rows.
+  const count = async (q: Promise<{ n: number }[]>) => (await q)[0]!.n;
+  expect(await count(sql`select count(*)::int as n from story_shares where story_id = ${story.id}`)).toBe(3); // the first share + owner + impersonator
+  expect(await count(sql`select count(*)::int as n from audio_shares where recording_id = ${recording.id}`)).toBe(3);
+  expect(await count(sql`select count(*)::int as n from family_memories where family_group_id = ${g} and title = 'The old barn'`)).toBe(3); // owner, impersonator, contributor
+  expect(await count(sql`select count(*)::int as n from export_jobs where book_id = ${book.bookId} and kind = 'cover'`)).toBe(2);
+  expect((await sql`select tags from recordings where id = ${recording.id}`)[0]!['tags']).toEqual(['mill']);
 }, 600_000);
 
 describe('token attacks (CONTRACTS §2, §3; spec 000 Authentication 1, 3): each is 401 {error: "Unauthorized"}', () => {
