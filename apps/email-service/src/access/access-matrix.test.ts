@@ -49,7 +49,7 @@ beforeAll(async () => {
   expect(started.statusCode).toBe(201);
   impersonation = started.json().session.access_token;
   headers = {
-    ...(Object.fromEntries(Object.entries(who).map(([k, v]) => [k, v.headers])) as Record<keyof typeof who, Record<string, string>>),
+    ...(Object.fromEntries(Object.entries(who).map(([k, v]) => [k, v.headers as Record<string, string>])) as Record<keyof typeof who, Record<string, string>>),
     anonymous: {},
     toolsSession: { 'x-session-id': `sess_${Date.now()}_${randomBytes(8).toString('hex')}` },
     impersonator: { authorization: `Bearer ${impersonation}` },

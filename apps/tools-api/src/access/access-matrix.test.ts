@@ -73,7 +73,7 @@ beforeAll(async () => {
   sessions = Object.fromEntries(ACCESS_ACTORS.map((a) => [a, a === 'anonymous' ? null : newSessionId()])) as Record<AccessActor, string | null>;
   const auth: Partial<Record<AccessActor, Record<string, string>>> = { ...Object.fromEntries(Object.entries(who).map(([k, v]) => [k, v.headers])), impersonator: { authorization: `Bearer ${impersonation}` } };
   headers = Object.fromEntries(
-    ACCESS_ACTORS.map((a) => [a, { 'user-agent': 'access-matrix', ...(auth[a] ?? {}), ...(sessions[a] ? { 'x-session-id': sessions[a]! } : {}) }]),
+    ACCESS_ACTORS.map((a): [AccessActor, Record<string, string>] => [a, { 'user-agent': 'access-matrix', ...(auth[a] ?? {}), ...(sessions[a] ? { 'x-session-id': sessions[a]! } : {}) }]),
   ) as Record<AccessActor, Record<string, string>>;
 }, 120_000);
 afterAll(async () => t.close(), 60_000);
@@ -142,7 +142,7 @@ it('every id route answers each actor as spec 002 allows, never revealing an id'
         const left = await sql`select 1 from tools_saved_prompts where content_id = ${listed.id} and user_id = ${owner.userId}`;
         if (actor === 'impersonator') return; // acts as the owner: may remove the owner's entry
         if (actor !== 'owner' && left.length !== 1) throw new Error(`${actor} removed the owner's saved prompt`);
-        if (actor !== 'owner' && (res.json() as { data: { removed: boolean } }).data.removed) throw new Error(`${actor} was told it removed something`);
+        if (actor !== 'owner' && (JSON.parse(res.body) as { data: { removed: boolean } }).data.removed) throw new Error(`${actor} was told it removed something`);
       },
     },
     { route: 'GET /api/story-prompts/collections/{slug}', spec: 'spec 002 Story prompts (collections, published)', params: () => ({ slug: 'sea-stories' }), expect: anyone() },
@@ -184,7 +184,7 @@ it('every id route answers each actor as spec 002 allows, never revealing an id'
   const { ids: routes, all } = idRoutesOfAll([committed, served], VOCABULARY);
   expect(matrixCoverage(routes, cases.map((c) => c.route), all)).toEqual({ uncovered: [], unknown: [] });
 
-  const result = await runAccessMatrix({ app: { inject: (o) => t.app.inject({ ...o, remoteAddress: newIp() }) }, actors: headers, cases, shape: 'tools', compare: [400, 401, 403, 404], keep: ['tool'] });
+  const result = await runAccessMatrix({ app: { inject: (o) => t.app.inject({ ...o, method: o.method as 'GET', remoteAddress: newIp() }) }, actors: headers, cases, shape: 'tools', compare: [400, 401, 403, 404], keep: ['tool'] });
   process.stdout.write(`${describeAccess('tools-api', result, routes.length)}\n`);
   expect(result.cells).toBe(cases.length * ACCESS_ACTORS.length);
   expect(result.mismatches).toEqual([]);
