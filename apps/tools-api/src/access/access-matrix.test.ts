@@ -102,6 +102,8 @@ it('every id route answers each actor as spec 002 allows, never revealing an id'
   const unlisted = await newContent(sql, TOOL, { ...owner, isPublic: false, shareType: 'public' });
   const listed = await newContent(sql, TOOL, { ...owner, isPublic: true });
   const privResponse = await newResponse(sql, listed, { ...owner, isPublic: false });
+  const visitorItem = await newContent(sql, TOOL, { sessionId: sessions.toolsSession!, userId: null, isPublic: false });
+  const visitorResponse = await newResponse(sql, listed, { sessionId: sessions.toolsSession!, isPublic: false });
   const freshResponse = async () => ({ responseId: (await newResponse(sql, listed, { ...owner, isPublic: false })).id });
   const deck = async () => ({ shareCode: (await newContent(sql, 'flashcards', { ...owner, isPublic: false, content: { title: 'Cells', cards: [{ front: 'Osmosis', back: 'Water across a membrane' }] } })).share_code });
   const sharedDeck = await deck();
@@ -131,6 +133,23 @@ it('every id route answers each actor as spec 002 allows, never revealing an id'
     { route: 'GET /api/{tool}/responses/{responseId}', spec: S.responses, params: () => ({ tool: TOOL, responseId: privResponse.id }), expect: ownerOnly() },
     { route: 'PATCH /api/{tool}/responses/{responseId}', spec: S.responses, params: () => ({ tool: TOOL, responseId: privResponse.id }), payload: (_c: unknown, a: AccessActor) => body1(a, { title: 'Edited' }), expect: ownerOnly(200, 400) },
     { route: 'DELETE /api/{tool}/responses/{responseId}', spec: S.responses, prepare: freshResponse, params: (c) => ({ tool: TOOL, ...c }), payload: (_c: unknown, a: AccessActor) => body1(a), expect: ownerOnly(200, 400) },
+    // Made by an anonymous visitor: its session owns it (spec 002 Authentication 2-3), not any account.
+    {
+      route: 'GET /api/{tool}/{id}',
+      note: 'private, made by an anonymous session',
+      spec: S.content,
+      params: () => ({ tool: TOOL, id: visitorItem.id }),
+      expect: expectFor({ toolsSession: 200, support: 200, admin: 200 }, 404),
+    },
+    {
+      route: 'PATCH /api/{tool}/responses/{responseId}',
+      note: 'private, written by an anonymous session',
+      spec: S.responses,
+      params: () => ({ tool: TOOL, responseId: visitorResponse.id }),
+      payload: (_c: unknown, a: AccessActor) => body1(a, { title: 'Edited by the visitor' }),
+      expect: expectFor({ toolsSession: 200, anonymous: 400 }, 404),
+    },
+    { route: 'GET /api/{tool}/{id}', note: 'public and listed', spec: 'spec 002 Endpoints (browse: public content)', params: () => ({ tool: TOOL, id: listed.id }), expect: anyone() },
     // Unsaving is per caller: it removes the caller's own entry (none for the others) and the owner's stays.
     {
       route: 'DELETE /api/story-prompts/save/{promptId}',
@@ -191,6 +210,7 @@ it('every id route answers each actor as spec 002 allows, never revealing an id'
   // Refused changes left the owner's things as they were.
   expect((await sql`select title from tools_responses where id = ${privResponse.id}`)[0]!['title']).toBe('Edited'); // the owner's (and the impersonation's) edit only
   expect((await sql`select title from tools_flashcards where share_code = ${sharedDeck.shareCode}`)[0]!['title']).toBe('Biology');
+  expect((await sql`select title from tools_responses where id = ${visitorResponse.id}`)[0]!['title']).toBe('Edited by the visitor');
 }, 600_000);
 
 describe('token attacks (CONTRACTS §2, §3, §6): each is 401 in the tools envelope, never an anonymous visit', () => {
