@@ -25,6 +25,15 @@ async function app() {
     if (id !== existing) return reply.status(404).send({ error: 'Not found' });
     return who(req.headers) === 'owner' ? { id } : reply.status(404).send({ error: 'Not yours' });
   });
+  // Two ids: the member is looked up before the caller's membership, so a real group with a made-up
+  // member answers differently from a real pair (leaks that the group exists).
+  f.get('/api/g/:g/m/:m', async (req, reply) => {
+    const { g, m } = req.params as { g: string; m: string };
+    if (!who(req.headers)) return reply.status(401).send({ error: 'Unauthorized' });
+    if (g === existing && m !== existing) return reply.status(404).send({ error: 'No such member' });
+    if (g === existing && who(req.headers) === 'owner') return { g, m };
+    return reply.status(404).send({ error: 'Not found' });
+  });
   // Wrong shape and wrong status for the viewer.
   f.get('/api/shape/:id', async (req, reply) => (who(req.headers) === 'viewer' ? reply.status(403).send({ message: 'no' }) : { ok: true }));
   await f.ready();
@@ -43,20 +52,24 @@ it('reports a wrong status, a wrong error shape and a 404 that differs from a mi
       { route: 'GET /api/leaky/{id}', spec: 'test', params: () => ({ id: existing }), expect: onlyOwner },
       { route: 'GET /api/shape/{id}', spec: 'test', params: () => ({ id: existing }), expect: expectFor({ viewer: 403 }, 200) },
       { route: 'GET /api/shape/{id}', spec: 'test', note: 'viewer 200', params: () => ({ id: existing }), expect: expectFor({}, 200) },
+      { route: 'GET /api/g/{g}/m/{m}', spec: 'test', params: () => ({ g: existing, m: existing }), expect: onlyOwner },
     ],
   });
   await f.close();
-  expect(r.cells).toBe(40);
-  expect(r.routes).toBe(3);
   const by = (route: string) => r.mismatches.filter((m) => m.route === route).map((m) => m.actor);
+  expect(r.cells).toBe(50);
+  expect(r.routes).toBe(4);
+  expect(by('GET /api/g/{g}/m/{m}')).toEqual(ACCESS_ACTORS.filter((a) => a !== 'owner' && a !== 'anonymous'));
+  expect(r.mismatches.find((m) => m.route === 'GET /api/g/{g}/m/{m}')!.problem).toMatch(/missing one \(m\) 404 \{"error":"No such member"\}/);
   expect(by('GET /api/sound/{id}')).toEqual([]);
   // Every signed-in non-owner learns the id exists on the leaky route.
   expect(by('GET /api/leaky/{id}')).toEqual(ACCESS_ACTORS.filter((a) => a !== 'owner' && a !== 'anonymous'));
-  expect(r.mismatches.find((m) => m.route === 'GET /api/leaky/{id}')!.problem).toMatch(/Not yours.*missing one 404.*Not found/);
+  expect(r.mismatches.find((m) => m.route === 'GET /api/leaky/{id}')!.problem).toMatch(/Not yours.*missing one \(id\) 404.*Not found/);
   expect(by('GET /api/shape/{id}')).toEqual(['viewer']);
   expect(r.mismatches.find((m) => m.route === 'GET /api/shape/{id}')!.problem).toMatch(/core error body lacks error/);
   expect(by('GET /api/shape/{id} (viewer 200)')).toEqual(['viewer']);
-  expect(r.comparisons).toBe(8 + 8); // sound and leaky: the eight 404 actors each
+  // sound and leaky: the eight 404 actors once each; the two-id route: all ids, then g alone, then m (the leak, which stops it).
+  expect(r.comparisons).toBe(8 + 8 + 8 * 3);
 });
 
 it('derives id routes from path parameters, skips vocabularies and enums, and names uncovered and unknown routes', () => {

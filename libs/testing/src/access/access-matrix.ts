@@ -197,12 +197,22 @@ export async function runAccessMatrix(options: RunAccessOptions): Promise<Access
         if (problem) report(`${res.statusCode}: ${problem}: ${res.body.slice(0, 200)}`);
       }
       if (compared.has(res.statusCode) && !c.noCompare?.[actor]) {
-        const missing = c.missing ? c.missing(ctx, actor) : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, options.keep?.includes(k) ? v : lookalike(v)]));
-        const other = await send(missing);
-        result.comparisons++;
+        // Every id replaced, and with two or more ids each one alone (a real group with a made-up member
+        // must not answer differently from a made-up group either).
+        const free = Object.keys(params).filter((k) => !options.keep?.includes(k));
+        const variants: Params[] = c.missing
+          ? [c.missing(ctx, actor)]
+          : [free, ...(free.length > 1 ? free.map((k) => [k]) : [])].map((replace) => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, replace.includes(k) ? lookalike(v) : v])));
         const a = normalise(res.body, params, options.keep);
-        const b = normalise(other.body, missing, options.keep);
-        if (other.statusCode !== res.statusCode || a !== b) report(`an existing id answered ${res.statusCode} ${a.slice(0, 200)} but a missing one ${other.statusCode} ${b.slice(0, 200)}`);
+        for (const missing of variants) {
+          const other = await send(missing);
+          result.comparisons++;
+          const b = normalise(other.body, missing, options.keep);
+          if (other.statusCode !== res.statusCode || a !== b) {
+            report(`an existing id answered ${res.statusCode} ${a.slice(0, 200)} but a missing one (${Object.keys(missing).filter((k) => missing[k] !== params[k]).join(', ')}) ${other.statusCode} ${b.slice(0, 200)}`);
+            break;
+          }
+        }
       } else if (res.statusCode < 300 && c.check) {
         try {
           await c.check(res, actor, ctx as never);
