@@ -54,7 +54,7 @@ export interface AccessCase<C = Params> {
    * random uuid, every other parameter by a random string of its shape (a prefix up to `_` kept).
    */
   missing?: (ctx: C, actor: AccessActor) => Params;
-  /** Actors whose 404 is not compared with the missing id's (each with why); rarely needed. */
+  /** Actors whose refusal is not compared with the missing id's (each with why): one that may see the item anyway. */
   noCompare?: Partial<Record<AccessActor, string>>;
   /** Call order (default ACCESS_ACTORS order, owner first): put the owner last when its call consumes the target. */
   order?: readonly AccessActor[];
