@@ -7,3 +7,6 @@ export * from './fuzz/run-fuzz';
 export type { Actors } from './fuzz/openapi-requests';
 export * from './fuzz/budget';
 export * from './fake-http-server';
+export * from './access/access-matrix';
+export * from './access/id-routes';
+export * from './access/forged-tokens';

@@ -10,7 +10,7 @@ import { requireAdminRead } from './admin/admin-access';
 import { createAuditLog } from './admin/audit-log.repository';
 import { createContentRepository } from './admin-content/content.repository';
 import { contentKinds } from './admin-content/content-kinds';
-import { contentRoutes, resourceDownloadRoutes } from './admin-content/content.routes';
+import { contentRoutes, publishedBlockRoutes, resourceDownloadRoutes } from './admin-content/content.routes';
 import { createContentService } from './admin-content/content.service';
 import { aiKinds } from './admin-ai/ai-kinds';
 import { createAiDebugService } from './admin-ai/ai-debug.service';
@@ -41,7 +41,7 @@ export interface AdminContentDeps {
 
 export async function registerAdminContentPublic(app: App, { database, rateLimit, config }: AdminContentDeps): Promise<void> {
   const content = createContentService({ repo: createContentRepository(database.db), audit: createAuditLog(database.db), kinds: contentKinds });
-  await app.register(resourceDownloadRoutes({ content, rateLimit }));
+  await app.register(publishedBlockRoutes({ content, rateLimit }));
   await app.register(waitlistPublicRoutes({ waitlist: createWaitlistService({ db: database.db, appUrl: config.appUrl }), rateLimit }));
 }
 
@@ -59,7 +59,9 @@ export async function registerAdminContent(authenticated: App, { database, rateL
   };
   await authenticated.register(async (admin) => {
     admin.addHook('onRequest', requireAdminRead);
-    await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: contentKinds }), kinds: contentKinds, rateLimit, tag: 'admin-content' }));
+    const content = createContentService({ repo: records, audit, kinds: contentKinds });
+    await admin.register(contentRoutes({ content, kinds: contentKinds, rateLimit, tag: 'admin-content' }));
+    await admin.register(resourceDownloadRoutes({ content, rateLimit }));
     await admin.register(curationRoutes({ curation: createCurationService({ db, audit }), rateLimit }));
     await admin.register(promptsRoutes({ prompts: createPromptsService({ db, audit }), rateLimit }));
     await admin.register(contentRoutes({ content: createContentService({ repo: records, audit, kinds: aiKinds, afterChange: afterAiChange }), kinds: aiKinds, rateLimit, tag: 'admin-ai' }));

@@ -51,8 +51,14 @@ export const ownsContent = (row: OwnedRow, caller: Viewer | null): boolean =>
 
 export const isStaff = (caller: Viewer | null): boolean => !!caller && (caller.role === 'admin' || caller.role === 'support');
 
-/** Owner or staff: may change how the item is shared, rename or delete it. */
+/** Owner or staff: the item's managers for reading (private links open for them); changes need changesContent. */
 export const managesContent = (row: OwnedRow, caller: Viewer | null): boolean => ownsContent(row, caller) || isStaff(caller);
+
+/**
+ * Owner or admin: may change an item (rename, share settings, delete). Support sees what admins see but
+ * never changes anything (CONTRACTS §7: "Support may read the admin API, never change it").
+ */
+export const changesContent = (row: OwnedRow, caller: Viewer | null): boolean => ownsContent(row, caller) || (!!caller && caller.role === 'admin');
 
 /** Not soft-deleted and not expired. */
 export const contentAlive = (row: Pick<VisibleContent, 'expires_at' | 'deleted_at'>, now = new Date()): boolean =>

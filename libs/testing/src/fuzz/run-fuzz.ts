@@ -46,7 +46,8 @@ export interface FuzzResult {
 const STACK = /(\n|\\n)\s*at .+[:(]\d+:\d+|node_modules\/|\.ts:\d+:\d+/;
 const SQL_TEXT = /syntax error at or near|violates (foreign key|unique|check|not-null) constraint|relation "[^"]+" does not exist|column "[^"]+" does not exist|duplicate key value|invalid input syntax for type|\bselect\s.+\sfrom\s|\binsert into\b|\bupdate\s\w+\sset\b|PostgresError/i;
 
-function shapeProblem(shape: ErrorShape, body: unknown): string | null {
+/** Why `body` is not an error of the service's shape (CONTRACTS §3), or null when it is. */
+export function shapeProblem(shape: ErrorShape, body: unknown): string | null {
   const b = body as Record<string, unknown> | null;
   if (!b || typeof b !== 'object') return 'error body is not a JSON object';
   if (shape === 'core') return typeof b['error'] === 'string' ? null : 'core error body lacks error: string';

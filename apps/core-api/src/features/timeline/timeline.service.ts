@@ -4,7 +4,7 @@
 // by the actor and by everyone who shares an active group with the actor. Reacting needs the
 // comment_on_stories permission, which every family role holds.
 import { REACTION_TYPES, type Database, type DbOrTx, type ReactionType } from '@story/db';
-import { badRequest, notFound } from '@story/http';
+import { AppError, badRequest, notFound } from '@story/http';
 import type { AccessPolicy } from '../access/access.policy';
 import { createTimelineRepository, toIso, type EventRow, type TimelineEventInput } from './timeline.repository';
 
@@ -74,7 +74,13 @@ export function createTimelineService({ db, access }: { db: Database; access: Pi
       if (!(REACTION_TYPES as readonly string[]).includes(type)) throw badRequest(`Invalid type: must be one of ${REACTION_TYPES.join(', ')}`, { field: 'type' });
       const event = await events.findEvent(eventId);
       if (!event) throw notFound('Timeline event');
-      if (event.family_group_id) await access.requireGroup(callerId, event.family_group_id, 'comment_on_stories');
+      // Someone outside the event's group gets the answer of an event that does not exist, not "Family
+      // group not found", which would tell them the event id is real (issue 17 access matrix).
+      if (event.family_group_id) {
+        await access.requireGroup(callerId, event.family_group_id, 'comment_on_stories').catch((err: unknown) => {
+          throw err instanceof AppError && err.kind === 'not_found' ? notFound('Timeline event') : err;
+        });
+      }
       else if (event.actor_id) await access.require(callerId, event.actor_id, 'comment_on_stories', 'Timeline event');
       else throw notFound('Timeline event');
       await events.upsertReaction(eventId, callerId, type);

@@ -94,9 +94,12 @@ it('resources: needs url or storage_key; the download counter counts concurrent 
   expect(bad.statusCode).toBe(400);
   expect(bad.json().details.missing_fields).toEqual(['url']);
   const { item } = (await post('/api/admin/resources', { title: 'Interview guide', url: 'https://example.test/guide.pdf' })).json();
-  expect((await t.app.inject({ method: 'GET', url: `/api/resources/${item.id}/increment-download` })).statusCode).toBe(404);
+  // An admin-API route (spec 001 Admin API routes, CONTRACTS §7): no token 401, a user 403.
+  expect((await t.app.inject({ method: 'GET', url: `/api/resources/${item.id}/increment-download` })).statusCode).toBe(401);
+  expect((await t.app.inject({ method: 'GET', url: `/api/resources/${item.id}/increment-download`, headers: user.headers })).statusCode).toBe(403);
+  expect((await t.app.inject({ method: 'GET', url: `/api/resources/${item.id}/increment-download`, headers: admin.headers })).statusCode).toBe(404);
   for (const s of ['reviewed', 'approved', 'published']) await post(`/api/admin/resources/${item.id}/status`, { status: s });
-  const answers = await Promise.all(Array.from({ length: 40 }, () => t.app.inject({ method: 'GET', url: `/api/resources/${item.id}/increment-download` })));
+  const answers = await Promise.all(Array.from({ length: 40 }, () => t.app.inject({ method: 'GET', url: `/api/resources/${item.id}/increment-download`, headers: admin.headers })));
   expect(answers.every((a) => a.statusCode === 200)).toBe(true);
   // Every answer saw a different count: no two calls read the same value.
   expect(new Set(answers.map((a) => a.json().download_count)).size).toBe(40);

@@ -72,23 +72,29 @@ export const contentRoutes =
   };
 
 /**
- * Public: GET /api/resources/:id/increment-download counts one download of a published resource;
- * GET /api/content-blocks/published/:key is the app's read of a published content block.
+ * GET /api/resources/:id/increment-download counts one download of a published resource. Spec 001 lists it
+ * in the "Admin API routes" table and CONTRACTS §7 says every route of that table needs role admin or
+ * support: it is registered in the admin read scope (a download is a read; the count follows it).
  */
 export const resourceDownloadRoutes =
   ({ content, rateLimit }: { content: ContentService; rateLimit: RateLimitHandle }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get('/api/resources/:id/increment-download', {
-      config: { rateLimit: rateLimit.route('email.user') },
+      config: { rateLimit: rateLimit.route('email.admin') },
       schema: {
-        operationId: 'incrementResourceDownload', summary: 'Count one download of a published resource (atomic) and say where it is', tags: ['resources'], params: idParams,
+        operationId: 'incrementResourceDownload', summary: 'Count one download of a published resource (atomic) and say where it is (admin or support)', tags: ['resources'], security, params: idParams,
         response: {
           200: z.object({ success: z.boolean(), id: z.string(), download_count: z.number().int(), url: z.string().nullable(), storage_key: z.string().nullable() }),
-          ...errorResponses(emailErrorSchema, [400, 404, 429] as const),
+          ...errorResponses(emailErrorSchema, [400, 401, 403, 404, 429] as const),
         },
       },
     }, async (req) => ({ success: true, ...(await content.incrementDownload(req.params.id)) }));
+  };
 
+/** Public: GET /api/content-blocks/published/:key is the app's read of a published content block. */
+export const publishedBlockRoutes =
+  ({ content, rateLimit }: { content: ContentService; rateLimit: RateLimitHandle }): FastifyPluginAsyncZod =>
+  async (app) => {
     app.get('/api/content-blocks/published/:key', {
       config: { rateLimit: rateLimit.route('email.user') },
       schema: {

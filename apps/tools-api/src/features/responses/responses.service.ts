@@ -132,7 +132,8 @@ export function createResponsesService({ sql, limitScale = 1 }: { sql: postgres.
         throw toolsError.invalidInput('title', 'Send at least one of title, content or isPublic');
       }
       const row = await findResponse(tool, id);
-      if (!row) throw toolsError.notFound('Response');
+      // A response the caller may not even read is "not found", as get() says: a 403 would confirm it exists.
+      if (!row || !canSeeResponse(row, caller)) throw toolsError.notFound('Response');
       // The body's sessionId must be the caller's own and the response's (spec: ownership by sessionId); an account owns its responses too.
       const bySession = input.sessionId === caller.sessionId && row.session_id === input.sessionId;
       const byAccount = caller.userId !== null && row.user_id === caller.userId;
@@ -151,7 +152,7 @@ export function createResponsesService({ sql, limitScale = 1 }: { sql: postgres.
     async remove(tool: ToolRoute, id: string, input: { sessionId?: string; reason?: string }, caller: ToolsCaller): Promise<{ id: string; deleted: true; deletedAt: string }> {
       const sessionId = input.sessionId ?? caller.sessionId;
       const row = await findResponse(tool, id);
-      if (!row) throw toolsError.notFound('Response');
+      if (!row || !canSeeResponse(row, caller)) throw toolsError.notFound('Response');
       const bySession = sessionId === caller.sessionId && row.session_id === sessionId;
       const byAccount = caller.userId !== null && row.user_id === caller.userId;
       if (!bySession && !byAccount) throw toolsError.accessDenied('Only the session that wrote this response can delete it');

@@ -168,11 +168,16 @@ describe('get, update and delete', () => {
   it('lets only the owning session edit; new text goes back to moderation with fresh counts', async () => {
     const owner = newSession();
     const prompt = await newContent(t.database.sql, 'story-prompts');
-    const r = await newResponse(t.database.sql, prompt, { sessionId: owner, moderationStatus: 'approved', content: 'one two' });
+    // Public, so a stranger may read it (and is refused a change with 403); a private one is 404 to them.
+    const r = await newResponse(t.database.sql, prompt, { sessionId: owner, moderationStatus: 'approved', content: 'one two', isPublic: true });
     await t.database.sql`update tools_responses set quality_score = 70 where id = ${r.id}`;
     const url = `/api/story-prompts/responses/${r.id}`;
 
     const stranger = newSession();
+    const hidden = await newResponse(t.database.sql, prompt, { sessionId: owner });
+    const unseen = await t.app.inject({ method: 'PATCH', url: `/api/story-prompts/responses/${hidden.id}`, headers: as(stranger), payload: { sessionId: stranger, title: 'hijack' } });
+    expect(unseen.statusCode).toBe(404);
+    expect(unseen.json().error.code).toBe('CONTENT_NOT_FOUND');
     const denied = await t.app.inject({ method: 'PATCH', url, headers: as(stranger), payload: { sessionId: stranger, title: 'hijack' } });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error.code).toBe('ACCESS_DENIED');

@@ -5,7 +5,7 @@ import type postgres from 'postgres';
 import type { ToolsCaller } from '../../shared/caller';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
-import { canSee, managesContent } from '../../shared/visibility';
+import { canSee, changesContent } from '../../shared/visibility';
 import { findLiveContent, type ContentAccessRow } from '../../shared/content.repository';
 import { createShareRepository } from './share.repository';
 
@@ -37,7 +37,7 @@ export function createFlashcardDeckService({ sql }: { sql: postgres.Sql }) {
     if (sessionId !== undefined && sessionId !== caller.sessionId) throw toolsError.accessDenied('sessionId does not match X-Session-ID');
     const row = await findLiveContent(sql, 'flashcards', idOrShareCode);
     if (!row || !canSee(row, caller)) throw toolsError.notFound('Deck');
-    if (!managesContent(row, caller)) throw toolsError.accessDenied('Only the deck’s owner can change it');
+    if (!changesContent(row, caller)) throw toolsError.accessDenied('Only the deck’s owner can change it');
     return row;
   }
 

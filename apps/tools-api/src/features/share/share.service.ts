@@ -6,7 +6,7 @@ import type { ShareType, ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
 import { toolsError } from '../../shared/errors';
 import { toIso } from '../../shared/dates';
-import { canSee, managesContent } from '../../shared/visibility';
+import { canSee, changesContent } from '../../shared/visibility';
 import { findLiveContent } from '../../shared/content.repository';
 import { createShareRepository, type EventSource } from './share.repository';
 
@@ -57,7 +57,7 @@ export function createShareService({ sql, publicBaseUrl }: { sql: postgres.Sql; 
       if (input.sessionId !== undefined && input.sessionId !== caller.sessionId) throw toolsError.accessDenied('sessionId does not match X-Session-ID');
       const row = await findLiveContent(sql, tool, input.contentId);
       if (!row || !canSee(row, caller)) throw toolsError.notFound();
-      const owner = managesContent(row, caller);
+      const owner = changesContent(row, caller);
       // Anyone who can see a public item may share its link (counted); only the owner changes how it is shared.
       if (!owner && input.shareType !== undefined && input.shareType !== row.share_type) throw toolsError.accessDenied('Only the owner can change how this item is shared');
       if (!owner && input.expiresAt !== undefined) throw toolsError.accessDenied('Only the owner can change how this item is shared');
