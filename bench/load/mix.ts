@@ -35,8 +35,8 @@ export interface LoadContext {
   agents: Record<Service, http.Agent>;
   webhookSecret: string;
   /** provider_message_id of the sent emails the delivery events refer to. */
-  messageIds: string[];
-  searchWords: string[];
+  messageIds: [string, ...string[]];
+  searchWords: [string, ...string[]];
   audio: Buffer;
   transcript: string;
 }
@@ -85,11 +85,11 @@ export interface RouteDef {
 }
 
 const json = (body: unknown) => JSON.stringify(body);
-const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+const pick = <T>(list: readonly [T, ...T[]]): T => list[Math.floor(Math.random() * list.length)] ?? list[0];
 const bearer = (vu: VirtualUser) => ({ authorization: `Bearer ${vu.token}`, 'x-forwarded-for': vu.ip });
 const toolsHeaders = (vu: VirtualUser) => ({ 'x-session-id': vu.toolsSession, 'user-agent': 'load-bench', 'x-forwarded-for': vu.ip });
-const GENRES = ['mystery', 'romance', 'fantasy', 'horror', 'comedy', 'family saga', 'adventure', 'thriller'];
-const WEBHOOK_TYPES = ['email.delivered', 'email.delivered', 'email.opened', 'email.opened', 'email.clicked'];
+const GENRES: [string, ...string[]] = ['mystery', 'romance', 'fantasy', 'horror', 'comedy', 'family saga', 'adventure', 'thriller'];
+const WEBHOOK_TYPES: [string, ...string[]] = ['email.delivered', 'email.delivered', 'email.opened', 'email.opened', 'email.clicked'];
 
 /** The sid claim of an access token (the auth_sessions row it names). */
 export function sidOf(token: string): string | undefined {
@@ -162,7 +162,7 @@ export const ROUTES: RouteDef[] = [
     weight: 7,
     build: (vu, ctx, seq) => {
       const marker = `load-gen-${ctx.runId}-${seq()}`;
-      const options = { genre: pick(GENRES), intensity: pick(['subtle', 'dramatic', 'mind-blowing']), customContext: marker };
+      const options = { genre: pick(GENRES), intensity: pick(['subtle', 'dramatic', 'mind-blowing'] as const), customContext: marker };
       return { service: 'tools', method: 'POST', path: '/api/plot-twists/generate', headers: { ...toolsHeaders(vu), 'content-type': 'application/json' }, body: json({ sessionId: vu.toolsSession, options }), write: { kind: 'generate', marker } };
     },
     onOk: (_vu, body) => (JSON.parse(body.toString('utf8')) as { data: { id: string } }).data.id,
@@ -222,7 +222,7 @@ export async function drive(users: VirtualUser[], ctx: LoadContext, warmupSecond
   const choose = (vu: VirtualUser): [RouteDef, Request] => {
     for (;;) {
       let x = Math.random() * total;
-      const route = ROUTES.find((r) => (x -= r.weight) < 0) ?? ROUTES[0]!;
+      const route = ROUTES.find((r) => (x -= r.weight) < 0) ?? (ROUTES[ROUTES.length - 1] as RouteDef);
       const req = route.build(vu, ctx, seq);
       if (req) return [route, req];
     }
@@ -232,7 +232,9 @@ export async function drive(users: VirtualUser[], ctx: LoadContext, warmupSecond
     while (performance.now() < end && !stopped()) {
       const [route, req] = choose(vu);
       const t0 = performance.now();
-      const s = stats[t0 < measuredFrom ? 'warmup' : 'measured'].get(route.name)!;
+      const phase = stats[t0 < measuredFrom ? 'warmup' : 'measured'];
+      const s = phase.get(route.name) ?? newStats();
+      phase.set(route.name, s);
       let answer: Answer | undefined;
       let failure = '';
       try {

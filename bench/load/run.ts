@@ -15,7 +15,7 @@ import { prepareDatabase } from '../lib/database';
 import { freePort, startBundle, waitForOk, type Service as Child } from '../lib/processes';
 import { writeJson } from '../lib/report';
 import { agentFor, wav } from './http';
-import { drive, ROUTES, type LoadContext, type RouteStats, type Service } from './mix';
+import { drive, newStats, ROUTES, type LoadContext, type RouteStats, type Service, type WriteRecord } from './mix';
 import { SEARCH_WORDS, seedTablesDirectly, seedUsers, TRANSCRIPT } from './seed';
 import { verify, type Verification } from './verify';
 
@@ -52,7 +52,7 @@ export function parseSettings(argv: readonly string[], env: NodeJS.ProcessEnv): 
   };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! : Number.NaN);
+const percentile = (sorted: number[], p: number) => (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN);
 const ms = (v: number) => (Number.isFinite(v) ? (Math.round(v * 10) / 10).toFixed(1) : '-');
 
 interface RouteRow {
@@ -89,7 +89,7 @@ function rowsOf(measured: Map<string, RouteStats>, warmup: Map<string, RouteStat
       samples: [...w.samples, ...s.samples].slice(0, 3),
     };
   };
-  const rows = ROUTES.map((r) => row(r.name, r.ai, measured.get(r.name)!, warmup.get(r.name)!));
+  const rows = ROUTES.map((r) => row(r.name, r.ai, measured.get(r.name) ?? newStats(), warmup.get(r.name) ?? newStats()));
   const sum = (m: Map<string, RouteStats>): RouteStats => {
     const all = [...m.values()];
     return { requests: all.reduce((a, s) => a + s.requests, 0), ok: all.reduce((a, s) => a + s.ok, 0), s4xx: all.reduce((a, s) => a + s.s4xx, 0), s5xx: all.reduce((a, s) => a + s.s5xx, 0), connErrors: all.reduce((a, s) => a + s.connErrors, 0), latencies: all.flatMap((s) => s.latencies), samples: [] };
@@ -100,7 +100,7 @@ function rowsOf(measured: Map<string, RouteStats>, warmup: Map<string, RouteStat
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
 }
 
@@ -114,7 +114,7 @@ interface Check {
 }
 
 function checksOf(rows: RouteRow[], v: Verification, crashes: string[]): Check[] {
-  const all = rows.find((r) => r.route === 'all routes')!;
+  const all = rows[rows.length - 1] as RouteRow; // rowsOf puts 'all routes' last
   const total = (k: keyof Verification['kinds'][number]) => v.kinds.reduce((a, x) => a + (x[k] as number), 0);
   const checks: Check[] = [
     { name: '5xx answers (all routes, warm-up included)', target: '0', actual: String(all.s5xx + all.warmup.s5xx), met: all.s5xx + all.warmup.s5xx === 0, correctness: true },
@@ -130,6 +130,22 @@ function checksOf(rows: RouteRow[], v: Verification, crashes: string[]): Check[]
     checks.push({ name: `${r.route} p99`, target: `< ${P99_TARGET_MS} ms`, actual: `${ms(r.p99Ms)} ms`, met: r.p99Ms < P99_TARGET_MS, correctness: false });
   }
   return checks;
+}
+
+/**
+ * The checker must be able to fail: it is run once more on a ledger with two planted faults, an
+ * acknowledged upload that was never sent (must count as lost) and a webhook that was written but is
+ * entered as refused (must count as written after a refusal).
+ */
+async function checkTheChecker(databaseUrl: string, runId: string, ledger: WriteRecord[], storageRoot: string): Promise<Check> {
+  const written = ledger.find((w) => w.kind === 'webhook' && w.outcome === 'ack');
+  const planted: WriteRecord[] = [{ kind: 'upload', marker: `load-up-${runId}-never-sent`, outcome: 'ack', status: 201, userId: '' }];
+  if (written) planted.push({ ...written, outcome: 'refused', status: 401 });
+  const v = await verify(databaseUrl, runId, planted, storageRoot);
+  const lost = v.kinds.find((k) => k.kind === 'upload')?.lost ?? 0;
+  const half = v.kinds.find((k) => k.kind === 'webhook')?.halfWritten ?? 0;
+  const expected = written ? 1 : 0;
+  return { name: 'the checker finds planted faults (lost, written after refusal)', target: `1, ${expected}`, actual: `${lost}, ${half}`, met: lost === 1 && half === expected, correctness: true };
 }
 
 async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
@@ -186,6 +202,7 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
   const verification = await verify(db.url, runId, result.ledger, path.join(dataDir, 'storage'));
   const rows = rowsOf(result.stats.measured, result.stats.warmup, result.measuredSeconds);
   const checks = checksOf(rows, verification, crashes);
+  checks.push(await checkTheChecker(db.url, runId, result.ledger, path.join(dataDir, 'storage')));
 
   const out = [
     '',

@@ -12,7 +12,7 @@ export const SENT_EMAILS = 2_000;
 /** Recordings each user has before the load starts (so conversions have sources from the first second). */
 export const RECORDINGS_PER_USER = 3;
 /** Words planted in the tools content, searched for by the mix. */
-export const SEARCH_WORDS = ['secret', 'lighthouse', 'letter', 'winter', 'garden', 'stranger', 'harbor', 'midnight', 'violin', 'orchard'];
+export const SEARCH_WORDS: [string, ...string[]] = ['secret', 'lighthouse', 'letter', 'winter', 'garden', 'stranger', 'harbor', 'midnight', 'violin', 'orchard'];
 
 const FILLER = 'night house old family river town door shadow road light dark heart window storm truth memory dream voice forest sister brother father promise journey island city morning silent hidden quiet'.split(' ');
 
@@ -75,7 +75,7 @@ export async function seedUsers(count: number, coreUrl: string, agent: http.Agen
 }
 
 /** TOOLS_ROWS plot twists of past visitors (a third public, so browse has pages) and SENT_EMAILS sent emails. */
-export async function seedTablesDirectly(databaseUrl: string, runId: string): Promise<{ messageIds: string[] }> {
+export async function seedTablesDirectly(databaseUrl: string, runId: string): Promise<{ messageIds: [string, ...string[]] }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
   try {
     await sql.unsafe(
@@ -101,10 +101,10 @@ export async function seedTablesDirectly(databaseUrl: string, runId: string): Pr
        select $1, 'reader' || g || '@example.test', 'A new story is waiting', '<p>A story</p>', 'A story', 'sent', now() - interval '1 minute',
               'load-msg-${runId}-' || g, '<load-msg-${runId}-' || g || '@example.test>'
          from generate_series(1, ${SENT_EMAILS}) g`,
-      [template!.id],
+      [template?.id ?? null],
     );
     await sql`analyze`;
-    return { messageIds: Array.from({ length: SENT_EMAILS }, (_, i) => `load-msg-${runId}-${i + 1}`) };
+    return { messageIds: [`load-msg-${runId}-1`, ...Array.from({ length: SENT_EMAILS - 1 }, (_, i) => `load-msg-${runId}-${i + 2}`)] };
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -115,6 +115,18 @@ export async function verify(databaseUrl: string, runId: string, ledger: WriteRe
       return v;
     };
 
+    const convert = check(
+      'convert',
+      (w) => conversions.get(w.marker),
+      (w, r) => {
+        if (r['conversions'] !== 1) return `${String(r['conversions'])} story_conversions rows`;
+        const recs = (r['recordings'] as string[] | null) ?? [];
+        if (recs.length !== 1 || recs[0] !== w.sourceId) return `recordings pointing at the story: ${recs.join(',') || 'none'} (converted ${w.sourceId})`;
+        const sources = (r['sources'] as string[] | null) ?? [];
+        if (sources[0] !== w.sourceId) return `conversion source ${sources[0]} (converted ${w.sourceId})`;
+        return undefined;
+      },
+    );
     const kinds = [
       check('signin', (w) => sessions.get(`load-bench ${w.marker}`), () => undefined),
       check(
@@ -128,18 +140,7 @@ export async function verify(databaseUrl: string, runId: string, ledger: WriteRe
           return undefined;
         },
       ),
-      check(
-        'convert',
-        (w) => conversions.get(w.marker),
-        (w, r) => {
-          if (r['conversions'] !== 1) return `${String(r['conversions'])} story_conversions rows`;
-          const recs = (r['recordings'] as string[] | null) ?? [];
-          if (recs.length !== 1 || recs[0] !== w.sourceId) return `recordings pointing at the story: ${recs.join(',') || 'none'} (converted ${w.sourceId})`;
-          const sources = (r['sources'] as string[] | null) ?? [];
-          if (sources[0] !== w.sourceId) return `conversion source ${sources[0]} (converted ${w.sourceId})`;
-          return undefined;
-        },
-      ),
+      convert,
       check('generate', (w) => generated.get(w.marker), () => undefined),
       check(
         'webhook',
@@ -148,9 +149,8 @@ export async function verify(databaseUrl: string, runId: string, ledger: WriteRe
       ),
     ];
     // A refused conversion must not have linked its recording either.
-    const convert = kinds.find((k) => k.kind === 'convert')!;
     for (const w of ledger.filter((l) => l.kind === 'convert' && l.outcome === 'refused' && l.sourceId)) {
-      if (convertedRecordings.get(w.sourceId!)) {
+      if (w.sourceId && convertedRecordings.get(w.sourceId)) {
         convert.halfWritten++;
         if (convert.problems.length < 5) convert.problems.push(`${w.marker}: refused with ${w.status} but recording ${w.sourceId} points at a story`);
       }
@@ -172,7 +172,8 @@ export async function verify(databaseUrl: string, runId: string, ledger: WriteRe
              (select count(*)::int from email_send_queue where provider_message_id like ${`load-msg-${runId}-%`} and clicked_at is not null) as stamped_clicked,
              (select total_opened from email_templates where name = 'load_story_digest') as total_opened,
              (select total_clicked from email_templates where name = 'load_story_digest') as total_clicked`;
-    const c = counts!;
+    if (!counts) throw new Error('the delivery counts query returned no row');
+    const c = counts;
     const invariants = [
       { name: 'stored recording objects without a row', expected: 0, actual: orphans },
       { name: 'half-written objects left in storage tmp/', expected: 0, actual: leftovers },
