@@ -75,6 +75,7 @@ interface Request {
 
 export interface RouteDef {
   name: string;
+  service: Service;
   /** AI routes (model work, offline here) are outside the p99 target. */
   ai: boolean;
   weight: number;
@@ -104,6 +105,7 @@ export function sidOf(token: string): string | undefined {
 export const ROUTES: RouteDef[] = [
   {
     name: 'POST /api/auth/signin',
+    service: 'core',
     ai: false,
     weight: 3,
     build: (vu, ctx, seq) => {
@@ -119,18 +121,21 @@ export const ROUTES: RouteDef[] = [
   },
   {
     name: 'GET /api/stories',
+    service: 'core',
     ai: false,
     weight: 14,
     build: (vu) => ({ service: 'core', method: 'GET', path: `/api/stories?limit=20${Math.random() < 0.3 ? '&page=1' : ''}`, headers: bearer(vu) }),
   },
   {
     name: 'GET /api/memories (paging)',
+    service: 'core',
     ai: false,
     weight: 12,
     build: (vu) => ({ service: 'core', method: 'GET', path: `/api/memories?page=${pick([0, 0, 0, 1, 1, 2])}${Math.random() < 0.25 ? '&filter=Recordings' : ''}`, headers: bearer(vu) }),
   },
   {
     name: 'POST /api/recordings (upload)',
+    service: 'core',
     ai: false,
     weight: 8,
     build: (vu, ctx, seq) => {
@@ -146,6 +151,7 @@ export const ROUTES: RouteDef[] = [
   },
   {
     name: 'POST /api/stories/convert',
+    service: 'core',
     ai: true,
     weight: 5,
     build: (vu, ctx, seq) => {
@@ -158,6 +164,7 @@ export const ROUTES: RouteDef[] = [
   },
   {
     name: 'POST /api/plot-twists/generate',
+    service: 'tools',
     ai: true,
     weight: 7,
     build: (vu, ctx, seq) => {
@@ -169,6 +176,7 @@ export const ROUTES: RouteDef[] = [
   },
   {
     name: 'GET /api/plot-twists/browse',
+    service: 'tools',
     ai: false,
     weight: 12,
     build: (vu) => {
@@ -178,12 +186,14 @@ export const ROUTES: RouteDef[] = [
   },
   {
     name: 'GET /api/search',
+    service: 'tools',
     ai: false,
     weight: 10,
     build: (vu, ctx) => ({ service: 'tools', method: 'GET', path: `/api/search?q=${encodeURIComponent(pick(ctx.searchWords))}`, headers: toolsHeaders(vu) }),
   },
   {
     name: 'POST /api/webhooks/email/resend',
+    service: 'email',
     ai: false,
     weight: 12,
     build: (_vu, ctx, seq) => {
@@ -208,7 +218,7 @@ export interface DriveResult {
 }
 
 /** Run the users for warm-up + measured seconds; stats per phase and route, and the write ledger. */
-export async function drive(users: VirtualUser[], ctx: LoadContext, warmupSeconds: number, seconds: number, stopped: () => boolean): Promise<DriveResult> {
+export async function drive(users: VirtualUser[], ctx: LoadContext, warmupSeconds: number, seconds: number, stopped: () => boolean, onMeasuredStart?: () => void): Promise<DriveResult> {
   const stats: Record<Phase, Map<string, RouteStats>> = { warmup: new Map(), measured: new Map() };
   for (const phase of ['warmup', 'measured'] as const) for (const r of ROUTES) stats[phase].set(r.name, newStats());
   const ledger: WriteRecord[] = [];
@@ -264,6 +274,8 @@ export async function drive(users: VirtualUser[], ctx: LoadContext, warmupSecond
       }
     }
   };
+  const timer = setTimeout(() => onMeasuredStart?.(), warmupSeconds * 1000);
   await Promise.all(users.map(loop));
+  clearTimeout(timer);
   return { stats, ledger, measuredSeconds: Math.min(seconds, Math.max(0, (performance.now() - measuredFrom) / 1000)) };
 }

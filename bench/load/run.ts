@@ -4,9 +4,10 @@
 // story conversion with the offline model, tools generate / browse / search, signed delivery webhooks). Then
 // the database is checked against every write the users made. See bench/load/README.md.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { bundleServices } from '../../tools/bundle';
 import { BenchUsageError, checkDatabaseReachable } from '../lib/args';
 import { Cleanup, runBench } from '../lib/cleanup';
@@ -132,6 +133,66 @@ function checksOf(rows: RouteRow[], v: Verification, crashes: string[]): Check[]
   return checks;
 }
 
+interface CpuSample {
+  /** utime + stime (+ waited-for children: ffmpeg and ffprobe of the recording jobs) per service, in clock ticks. */
+  services: number[];
+  machineBusy: number;
+  machineTotal: number;
+  at: number;
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function cpuSample(pids: number[]): CpuSample {
+  const ticks = (pid: number) => {
+    try {
+      // Fields after the ")" of the command: state is [0], utime [11], stime [12], cutime [13], cstime [14].
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return [11, 12, 13, 14].reduce((a, i) => a + Number(f[i] ?? 0), 0);
+    } catch {
+      return Number.NaN;
+    }
+  };
+  let machineBusy = Number.NaN;
+  let machineTotal = Number.NaN;
+  try {
+    const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    machineTotal = cpu.reduce((a, b) => a + b, 0);
+    machineBusy = machineTotal - (cpu[3] ?? 0) - (cpu[4] ?? 0); // minus idle and iowait
+  } catch {
+    // not Linux: no machine figures
+  }
+  return { services: pids.map(ticks), machineBusy, machineTotal, at: performance.now() };
+}
+
+interface CpuUse {
+  /** CPU seconds each service used during the measured run. */
+  services: Record<string, number>;
+  /** Share of the whole machine's CPU time that was busy (everything on it, not only this bench). */
+  machineBusyShare: number;
+  seconds: number;
+}
+
+function cpuUse(a: CpuSample, b: CpuSample, names: string[]): CpuUse {
+  return {
+    services: Object.fromEntries(names.map((n, i) => [n, ((b.services[i] ?? Number.NaN) - (a.services[i] ?? Number.NaN)) / TICKS_PER_SECOND])),
+    machineBusyShare: (b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal),
+    seconds: (b.at - a.at) / 1000,
+  };
+}
+
+const SERVICE_OF: Record<string, Service> = { 'core-api': 'core', 'email-service': 'email', 'tools-api': 'tools' };
+
+/** CPU each service used per request it answered in the measured run: a figure the machine's noise moves less than latency. */
+function cpuLines(cpu: CpuUse | undefined, rows: RouteRow[]): string[] {
+  if (!cpu) return [];
+  const lines = Object.entries(cpu.services).map(([name, seconds]) => {
+    const requests = rows.filter((r) => ROUTES.find((d) => d.name === r.route)?.service === SERVICE_OF[name]).reduce((a, r) => a + r.requests, 0);
+    return `  ${name}: ${seconds.toFixed(1)} CPU s (${(seconds / cpu.seconds).toFixed(2)} cores), ${requests ? ((seconds * 1000) / requests).toFixed(1) : '-'} ms CPU per request`;
+  });
+  return [`CPU during the measured run (the whole machine was ${(cpu.machineBusyShare * 100).toFixed(0)}% busy, this bench and everything else on it):`, ...lines];
+}
+
 /**
  * The checker must be able to fail: it is run once more on a ledger with two planted faults, an
  * acknowledged upload that was never sent (must count as lost) and a webhook that was written but is
@@ -191,7 +252,10 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
 
   const ctx: LoadContext = { runId, urls, agents, webhookSecret, messageIds, searchWords: SEARCH_WORDS, audio, transcript: TRANSCRIPT };
   say(`load: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured`);
-  const result = await drive(users, ctx, settings.warmupSeconds, settings.seconds, () => cleanup.stopping);
+  const pids = children.map((c) => c.child.pid ?? 0);
+  let cpuBefore: CpuSample | undefined;
+  const result = await drive(users, ctx, settings.warmupSeconds, settings.seconds, () => cleanup.stopping, () => (cpuBefore = cpuSample(pids)));
+  const cpu = cpuBefore ? cpuUse(cpuBefore, cpuSample(pids), children.map((c) => c.name)) : undefined;
   cleanup.assertRunning();
   for (const a of Object.values(agents)) a.destroy();
   // Let queued work settle (recording jobs) before reading the database; answers were all received already.
@@ -214,6 +278,8 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
     ),
     '(4xx, 5xx and connection errors include the warm-up; req/s and latencies are the measured run only)',
     '',
+    ...cpuLines(cpu, rows),
+    '',
     'writes checked in the database:',
     ...table(
       ['write', 'acked', 'refused', 'no answer', 'lost', 'duplicated', 'half-written'],
@@ -233,6 +299,7 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
     machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
     database: db.server,
     load: { connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, measuredSeconds: result.measuredSeconds },
+    cpu,
     mix: ROUTES.map((r) => ({ route: r.name, weight: r.weight, ai: r.ai })),
     routes: rows,
     writes: verification.kinds,
