@@ -13,7 +13,8 @@ import { BenchUsageError, checkDatabaseReachable } from '../lib/args';
 import { Cleanup, runBench } from '../lib/cleanup';
 import { coreApiEnv } from '../lib/core-api';
 import { prepareDatabase } from '../lib/database';
-import { freePort, startBundle, waitForOk, type Service as Child } from '../lib/processes';
+import { measure, type Measurement } from '../lib/load';
+import { freePort, startBundle, startTs, waitForOk, type Service as Child } from '../lib/processes';
 import { writeJson } from '../lib/report';
 import { agentFor, wav } from './http';
 import { drive, newStats, ROUTES, type LoadContext, type RouteStats, type Service, type WriteRecord } from './mix';
@@ -193,6 +194,21 @@ function cpuLines(cpu: CpuUse | undefined, rows: RouteRow[]): string[] {
   return [`CPU during the measured run (the whole machine was ${(cpu.machineBusyShare * 100).toFixed(0)}% busy, this bench and everything else on it):`, ...lines];
 }
 
+/** bench/baselines/pk-select.ts (as in `npm run bench`), 3 s warm-up + 10 s of autocannon. */
+async function pkSelectBaseline(databaseUrl: string, userId: string, connections: number, cleanup: Cleanup): Promise<Measurement> {
+  const port = await freePort();
+  const service = startTs('pk-select', 'bench/baselines/pk-select.ts', { BENCH_PORT: String(port), BENCH_DATABASE: databaseUrl });
+  cleanup.add('stop pk-select', () => service.stop());
+  try {
+    const url = `http://127.0.0.1:${port}/accounts/${userId}`;
+    await waitForOk(url, service);
+    say(`baseline: bare Fastify + pk select, ${connections} connections, 3 s warm-up + 10 s`);
+    return await measure({ name: 'baseline: fastify + pk select', url }, { connections, warmupSeconds: 3, durationSeconds: 10 });
+  } finally {
+    await service.stop();
+  }
+}
+
 /**
  * The checker must be able to fail: it is run once more on a ledger with two planted faults, an
  * acknowledged upload that was never sent (must count as lost) and a webhook that was written but is
@@ -264,6 +280,8 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
 
   say(`checking ${result.ledger.length} writes in the database`);
   const verification = await verify(db.url, runId, result.ledger, path.join(dataDir, 'storage'));
+  // The same machine right now, without the services: the floor of any route that reads PostgreSQL.
+  const baseline = await pkSelectBaseline(db.url, users[0]?.userId ?? '', settings.connections, cleanup);
   const rows = rowsOf(result.stats.measured, result.stats.warmup, result.measuredSeconds);
   const checks = checksOf(rows, verification, crashes);
   checks.push(await checkTheChecker(db.url, runId, result.ledger, path.join(dataDir, 'storage')));
@@ -279,6 +297,7 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
     '(4xx, 5xx and connection errors include the warm-up; req/s and latencies are the measured run only)',
     '',
     ...cpuLines(cpu, rows),
+    `baseline, same machine, after the load: bare Fastify + one primary-key select at ${settings.connections} connections: ${baseline.requestsPerSec.toFixed(0)} req/s, p50 ${ms(baseline.p50Ms)} ms, p99 ${ms(baseline.p99Ms)} ms`,
     '',
     'writes checked in the database:',
     ...table(
@@ -300,6 +319,7 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
     database: db.server,
     load: { connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, measuredSeconds: result.measuredSeconds },
     cpu,
+    baseline,
     mix: ROUTES.map((r) => ({ route: r.name, weight: r.weight, ai: r.ai })),
     routes: rows,
     writes: verification.kinds,
