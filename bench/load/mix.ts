@@ -102,7 +102,7 @@ export function sidOf(token: string): string | undefined {
   }
 }
 
-export const ROUTES: RouteDef[] = [
+export const ALL_ROUTES: RouteDef[] = [
   {
     name: 'POST /api/auth/signin',
     service: 'core',
@@ -207,6 +207,15 @@ export const ROUTES: RouteDef[] = [
   },
 ];
 
+/**
+ * BENCH_LOAD_ONLY=<words,...>: only the routes whose name contains one of the words (case-insensitive),
+ * with their usual weights; for finding which route slows the others. Unset: the whole mix.
+ */
+export function selectRoutes(only: string | undefined): RouteDef[] {
+  const words = (only ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  return words.length ? ALL_ROUTES.filter((r) => words.some((w) => r.name.toLowerCase().includes(w))) : ALL_ROUTES;
+}
+
 export function newStats(): RouteStats {
   return { requests: 0, ok: 0, s4xx: 0, s5xx: 0, connErrors: 0, latencies: [], samples: [] };
 }
@@ -218,7 +227,12 @@ export interface DriveResult {
 }
 
 /** Run the users for warm-up + measured seconds; stats per phase and route, and the write ledger. */
-export async function drive(users: VirtualUser[], ctx: LoadContext, warmupSeconds: number, seconds: number, stopped: () => boolean, onMeasuredStart?: () => void): Promise<DriveResult> {
+export async function drive(
+  users: VirtualUser[],
+  ctx: LoadContext,
+  options: { warmupSeconds: number; seconds: number; routes: RouteDef[]; stopped: () => boolean; onMeasuredStart?: () => void },
+): Promise<DriveResult> {
+  const { warmupSeconds, seconds, routes: ROUTES, stopped, onMeasuredStart } = options;
   const stats: Record<Phase, Map<string, RouteStats>> = { warmup: new Map(), measured: new Map() };
   for (const phase of ['warmup', 'measured'] as const) for (const r of ROUTES) stats[phase].set(r.name, newStats());
   const ledger: WriteRecord[] = [];
@@ -235,6 +249,9 @@ export async function drive(users: VirtualUser[], ctx: LoadContext, warmupSecond
       const route = ROUTES.find((r) => (x -= r.weight) < 0) ?? (ROUTES[ROUTES.length - 1] as RouteDef);
       const req = route.build(vu, ctx, seq);
       if (req) return [route, req];
+      // Convert alone with nothing left to convert: upload first.
+      const fallback = ALL_ROUTES.find((r) => r.name === 'POST /api/recordings (upload)')?.build(vu, ctx, seq);
+      if (fallback && ROUTES.every((r) => r.name === 'POST /api/stories/convert')) return [ALL_ROUTES.find((r) => r.name === 'POST /api/recordings (upload)') as RouteDef, fallback];
     }
   };
 

@@ -17,19 +17,20 @@ import { measure, type Measurement } from '../lib/load';
 import { freePort, startBundle, startTs, waitForOk, type Service as Child } from '../lib/processes';
 import { writeJson } from '../lib/report';
 import { agentFor, wav } from './http';
-import { drive, newStats, ROUTES, type LoadContext, type RouteStats, type Service, type WriteRecord } from './mix';
+import { ALL_ROUTES, drive, newStats, selectRoutes, type LoadContext, type RouteDef, type RouteStats, type Service, type WriteRecord } from './mix';
 import { SEARCH_WORDS, seedTablesDirectly, seedUsers, TRANSCRIPT } from './seed';
 import { verify, type Verification } from './verify';
 
 const RESULTS_FILE = path.join(__dirname, '..', 'results', 'load.json');
 const P99_TARGET_MS = 200;
-const USAGE = 'usage: npm run bench:load (settings by environment: BENCH_LOAD_SECONDS, BENCH_LOAD_CONNECTIONS, BENCH_LOAD_WARMUP, BENCH_DATABASE_URL)';
+const USAGE = 'usage: npm run bench:load (settings by environment: BENCH_LOAD_SECONDS, BENCH_LOAD_CONNECTIONS, BENCH_LOAD_WARMUP, BENCH_LOAD_ONLY, BENCH_DATABASE_URL)';
 const say = (line: string) => process.stderr.write(`[bench:load] ${line}\n`);
 
 interface Settings {
   seconds: number;
   connections: number;
   warmupSeconds: number;
+  routes: RouteDef[];
 }
 
 /** Flags and settings, checked before anything starts: bad input is one line and exit code 2. */
@@ -47,7 +48,10 @@ export function parseSettings(argv: readonly string[], env: NodeJS.ProcessEnv): 
     }
     return n;
   };
+  const routes = selectRoutes(env['BENCH_LOAD_ONLY']);
+  if (!routes.length) throw new BenchUsageError(`bench:load: BENCH_LOAD_ONLY="${env['BENCH_LOAD_ONLY']}" matches no route (${ALL_ROUTES.map((r) => r.name).join('; ')})`);
   return {
+    routes,
     seconds: number('BENCH_LOAD_SECONDS', 60, 1, 3600, false),
     connections: number('BENCH_LOAD_CONNECTIONS', 50, 1, 1000, true),
     warmupSeconds: number('BENCH_LOAD_WARMUP', 3, 0, 600, false),
@@ -91,7 +95,7 @@ function rowsOf(measured: Map<string, RouteStats>, warmup: Map<string, RouteStat
       samples: [...w.samples, ...s.samples].slice(0, 3),
     };
   };
-  const rows = ROUTES.map((r) => row(r.name, r.ai, measured.get(r.name) ?? newStats(), warmup.get(r.name) ?? newStats()));
+  const rows = ALL_ROUTES.filter((r) => measured.has(r.name) || warmup.has(r.name)).map((r) => row(r.name, r.ai, measured.get(r.name) ?? newStats(), warmup.get(r.name) ?? newStats()));
   const sum = (m: Map<string, RouteStats>): RouteStats => {
     const all = [...m.values()];
     return { requests: all.reduce((a, s) => a + s.requests, 0), ok: all.reduce((a, s) => a + s.ok, 0), s4xx: all.reduce((a, s) => a + s.s4xx, 0), s5xx: all.reduce((a, s) => a + s.s5xx, 0), connErrors: all.reduce((a, s) => a + s.connErrors, 0), latencies: all.flatMap((s) => s.latencies), samples: [] };
@@ -188,7 +192,7 @@ const SERVICE_OF: Record<string, Service> = { 'core-api': 'core', 'email-service
 function cpuLines(cpu: CpuUse | undefined, rows: RouteRow[]): string[] {
   if (!cpu) return [];
   const lines = Object.entries(cpu.services).map(([name, seconds]) => {
-    const requests = rows.filter((r) => ROUTES.find((d) => d.name === r.route)?.service === SERVICE_OF[name]).reduce((a, r) => a + r.requests, 0);
+    const requests = rows.filter((r) => ALL_ROUTES.find((d) => d.name === r.route)?.service === SERVICE_OF[name]).reduce((a, r) => a + r.requests, 0);
     return `  ${name}: ${seconds.toFixed(1)} CPU s (${(seconds / cpu.seconds).toFixed(2)} cores), ${requests ? ((seconds * 1000) / requests).toFixed(1) : '-'} ms CPU per request`;
   });
   return [`CPU during the measured run (the whole machine was ${(cpu.machineBusyShare * 100).toFixed(0)}% busy, this bench and everything else on it):`, ...lines];
@@ -270,7 +274,7 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
   say(`load: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured`);
   const pids = children.map((c) => c.child.pid ?? 0);
   let cpuBefore: CpuSample | undefined;
-  const result = await drive(users, ctx, settings.warmupSeconds, settings.seconds, () => cleanup.stopping, () => (cpuBefore = cpuSample(pids)));
+  const result = await drive(users, ctx, { warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, routes: settings.routes, stopped: () => cleanup.stopping, onMeasuredStart: () => (cpuBefore = cpuSample(pids)) });
   const cpu = cpuBefore ? cpuUse(cpuBefore, cpuSample(pids), children.map((c) => c.name)) : undefined;
   cleanup.assertRunning();
   for (const a of Object.values(agents)) a.destroy();
@@ -320,7 +324,7 @@ async function main(settings: Settings, cleanup: Cleanup): Promise<number> {
     load: { connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds, measuredSeconds: result.measuredSeconds },
     cpu,
     baseline,
-    mix: ROUTES.map((r) => ({ route: r.name, weight: r.weight, ai: r.ai })),
+    mix: settings.routes.map((r) => ({ route: r.name, weight: r.weight, ai: r.ai })),
     routes: rows,
     writes: verification.kinds,
     invariants: verification.invariants,
