@@ -33,6 +33,8 @@ export function benchSteps(size: number): Step[] {
     { name: 'email queue', script: 'bench/email/queue.ts', results: 'email-queue.json', env: { BENCH_EMAILS: scaled(10_000, 500) } },
     { name: 'account erase and data export', script: 'bench/account-erase-export.ts', results: 'account-erase-export.json', env: { BENCH_FILE_KB: scaled(200, 20) } },
     { name: 'recordings upload and ranged GET', script: 'bench/recordings/run.ts', results: 'recordings.json', env: { BENCH_RECORDING_BIG_MB: scaled(500, 20) } },
+    // 60 s of the mix at size 1 (never more), at least 10 s; always 50 connections, the figure.
+    { name: 'load mix, writes checked', script: 'bench/load/run.ts', results: 'load.json', env: { BENCH_LOAD_SECONDS: String(Math.max(10, Math.round(60 * Math.min(size, 1)))), BENCH_LOAD_CONNECTIONS: '50' } },
   ];
 }
 
