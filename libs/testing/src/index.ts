@@ -7,3 +7,4 @@ export * from './fuzz/run-fuzz';
 export type { Actors } from './fuzz/openapi-requests';
 export * from './fuzz/budget';
 export * from './fake-http-server';
+export * from './security-checks';

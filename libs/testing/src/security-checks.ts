@@ -1,0 +1,92 @@
+// Shared checks of the security suites (apps/*/src/security, issue 17 point 5): the response headers of
+// spec 000 Authentication 8 on any answer, CORS answers (no wildcard with credentials), and one plain
+// request per route of a service's OpenAPI document so a check can run on every route.
+import { fuzzOperations } from './fuzz/openapi-requests';
+
+interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+const header = (res: Answer, name: string): string | undefined => {
+  const v = res.headers[name.toLowerCase()];
+  return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : String(v);
+};
+
+export interface HeaderExpectations {
+  /** The answer may be framed (an embeddable page): X-Frame-Options absent or SAMEORIGIN, CSP frame-ancestors not 'none'. */
+  framable?: boolean;
+}
+
+/**
+ * What is missing or wrong in the security headers of one answer (empty when all hold): X-Frame-Options DENY,
+ * X-Content-Type-Options nosniff, Referrer-Policy strict-origin-when-cross-origin, Permissions-Policy
+ * disabling camera, microphone and geolocation, a Content-Security-Policy that names no other origin for
+ * default-src, and HSTS of at least a year.
+ */
+export function securityHeaderProblems(res: Answer, expect: HeaderExpectations = {}): string[] {
+  const problems: string[] = [];
+  const check = (name: string, ok: (v: string | undefined) => boolean) => {
+    const v = header(res, name);
+    if (!ok(v)) problems.push(`${name}: ${v ?? '(missing)'}`);
+  };
+  if (expect.framable) check('x-frame-options', (v) => v === undefined || v === 'SAMEORIGIN');
+  else check('x-frame-options', (v) => v === 'DENY');
+  check('x-content-type-options', (v) => v === 'nosniff');
+  check('referrer-policy', (v) => v === 'strict-origin-when-cross-origin');
+  check('permissions-policy', (v) => v !== undefined && ['camera=()', 'microphone=()', 'geolocation=()'].every((p) => v.includes(p)));
+  check('content-security-policy', (v) => {
+    if (!v) return false;
+    const directive = (name: string) => v.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
+    const defaults = directive('default-src');
+    if (!defaults || !/^default-src ('self'|'none')$/.test(defaults)) return false;
+    const ancestors = directive('frame-ancestors');
+    return expect.framable ? true : ancestors === undefined ? header(res, 'x-frame-options') === 'DENY' : /^frame-ancestors ('none'|'self')$/.test(ancestors);
+  });
+  check('strict-transport-security', (v) => {
+    const age = /max-age=(\d+)/.exec(v ?? '');
+    return !!age && Number(age[1]) >= 31_536_000;
+  });
+  return problems;
+}
+
+/** What is wrong in the CORS headers of one answer to a request from `origin` (empty when fine). */
+export function corsProblems(res: Answer, origin: string, allowed: { origins: string[]; publicWildcard?: boolean }): string[] {
+  const problems: string[] = [];
+  const allowOrigin = header(res, 'access-control-allow-origin');
+  const credentials = header(res, 'access-control-allow-credentials');
+  if (allowOrigin === '*' && credentials !== undefined) problems.push('wildcard origin together with credentials');
+  if (allowOrigin === '*' && !allowed.publicWildcard) problems.push('wildcard origin');
+  if (allowOrigin !== undefined && allowOrigin !== '*' && allowOrigin !== origin) problems.push(`allows another origin than asked: ${allowOrigin}`);
+  if (allowOrigin === origin && !allowed.origins.includes(origin)) problems.push(`reflects a foreign origin ${origin}`);
+  if (allowOrigin === origin && credentials !== 'true') problems.push('own origin without credentials');
+  if (allowOrigin === origin && !/origin/i.test(header(res, 'vary') ?? '')) problems.push('own origin answer without Vary: Origin');
+  return problems;
+}
+
+export interface RouteProbe {
+  method: string;
+  /** The document's path with every {param} filled. */
+  url: string;
+  /** The OpenAPI path. */
+  path: string;
+  /** The route answers HTML pages. */
+  html: boolean;
+}
+
+const PLACEHOLDER_UUID = '00000000-0000-4000-8000-000000000000';
+
+/** One request per operation of the document, path parameters filled (uuid-looking names get a uuid). */
+export function routeProbes(doc: { paths?: Record<string, Record<string, unknown>> }): RouteProbe[] {
+  return fuzzOperations(doc).map((op) => ({
+    method: op.method,
+    path: op.path,
+    html: op.html,
+    url: op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+      const param = op.pathParams.find((p) => p.name === name);
+      const schema = param?.schema as { format?: string; enum?: string[] } | undefined;
+      if (schema?.enum?.[0]) return encodeURIComponent(schema.enum[0]);
+      return schema?.format === 'uuid' || /id$/i.test(name) ? PLACEHOLDER_UUID : 'probe';
+    }),
+  }));
+}
