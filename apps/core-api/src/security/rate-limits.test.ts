@@ -4,6 +4,7 @@
 // (each route has its own window), per caller or per address as the table says. Window limits hold across
 // two replicas that share Redis (REDIS_URL), and the persisted ones through the shared database.
 // The table's numbers themselves: libs/http/src/limits/limit-table.test.ts.
+import type { InjectOptions } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { limitSpec, type App, type LimitName } from '@story/http';
 import { testEnv } from '@story/testing';
@@ -16,9 +17,9 @@ import { buildTestApp, PASSWORD, uniqueEmail, type SignedUp, type TestContext } 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 /** A fresh address per check, so no window (in-process or in Redis, from an earlier run) is shared. */
-const freshIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 250)}`;
+const freshIp = () => { const b = randomBytes(3); return `10.${b[0]}.${b[1]}.${1 + (b[2]! % 250)}`; };
 
-type Inject = Parameters<App['inject']>[0] & object;
+type Inject = InjectOptions & { method: string; url: string };
 
 async function signUpFrom(app: App, ip = freshIp()): Promise<SignedUp> {
   const email = uniqueEmail('limits');

@@ -3,6 +3,7 @@
 // Retry-After and the X-RateLimit headers (Reset in epoch seconds). Every route of the document announces the
 // limit of its kind; a few of each kind are driven to the refusal, on one app and on two replicas sharing
 // Redis (REDIS_URL), where together they allow exactly the limit.
+import type { InjectOptions } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'svix';
 import { limitSpec, type App } from '@story/http';
@@ -13,9 +14,9 @@ import { buildTestApp, sessionFor, type TestContext } from '../test/helper';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const WEBHOOK_SECRET = `whsec_${Buffer.from('security-suite-webhook-secret-0123').toString('base64')}`;
-const freshIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 250)}`;
+const freshIp = () => { const b = randomBytes(3); return `10.${b[0]}.${b[1]}.${1 + (b[2]! % 250)}`; };
 
-type Inject = Parameters<App['inject']>[0] & object;
+type Inject = InjectOptions & { method: string; url: string };
 
 function webhook(ip: string): Inject {
   const payload = JSON.stringify({ type: 'email.delivered', created_at: new Date().toISOString(), data: { email_id: `none-${randomUUID()}`, to: 'a@example.test', subject: 's' } });

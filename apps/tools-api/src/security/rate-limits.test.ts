@@ -5,6 +5,7 @@
 // (features/responses/responses.test.ts). Here: the per-tool daily table for every tool and both tiers, the
 // service-wide window (300 per minute per caller), and both kinds across two replicas (Redis for the window,
 // the shared database for the persisted counters).
+import type { InjectOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { limitSpec, toolsDailyLimit, windowOf, type App } from '@story/http';
 import { TOOL_ROUTES } from '@story/db';
@@ -15,7 +16,7 @@ import { buildTestApp, installPdfWorkerForJest, makePdf, multipartBody, newIp, n
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-type Inject = Parameters<App['inject']>[0] & object;
+type Inject = InjectOptions & { method: string; url: string };
 
 const generateRequest = (tool: string, sessionId: string, ip: string, headers: Record<string, string> = {}): Inject => ({
   method: 'POST',
@@ -114,7 +115,7 @@ describe('two replicas sharing Redis (REDIS_URL) and the database', () => {
   });
 
   it('the 300-a-minute window is shared: alternating requests get exactly 300 together', async () => {
-    const ip = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+    const ip = newIp();
     const { statuses } = await exhaust([t.app, second], 300, () => ({ method: 'GET', url: '/api/plot-twists', remoteAddress: ip }));
     expect(statuses.filter((s) => s === 200)).toHaveLength(300);
     expect(statuses[300]).toBe(429);
