@@ -1,6 +1,7 @@
 // Shared checks of the security suites (apps/*/src/security, issue 17 point 5): the response headers of
 // spec 000 Authentication 8 on any answer, CORS answers (no wildcard with credentials), and one plain
 // request per route of a service's OpenAPI document so a check can run on every route.
+import type postgres from 'postgres';
 import { fuzzOperations } from './fuzz/openapi-requests';
 
 interface Answer {
@@ -90,4 +91,26 @@ export function routeProbes(doc: { paths?: Record<string, Record<string, unknown
       return schema?.format === 'uuid' || /id$/i.test(name) ? PLACEHOLDER_UUID : 'probe';
     }),
   }));
+}
+
+type Sql = postgres.Sql;
+
+/** Tables where `needle` appears anywhere in a row's text form (every column, jsonb included). */
+export async function tablesContaining(sql: Sql, needle: string): Promise<string[]> {
+  const tables = await sql<{ t: string }[]>`select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`;
+  const found: string[] = [];
+  for (const { t } of tables) {
+    const [hit] = await sql.unsafe(`select 1 from "${t}" x where x::text like $1 limit 1`, [`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+    if (hit) found.push(t);
+  }
+  return found;
+}
+
+/** Every column of the shared schema that holds a client address, by name (table.column). */
+export async function addressColumns(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ c: string }[]>`
+    select table_name || '.' || column_name as c from information_schema.columns
+    where table_schema = 'public' and (column_name ~ '(^|_)ip($|_)' or column_name ~ '(remote|client)_?addr')
+    order by 1`;
+  return rows.map((r) => r.c);
 }

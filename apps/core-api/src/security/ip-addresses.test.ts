@@ -5,7 +5,7 @@
 // full addresses after sign-up, sign-in, refresh, consent and invitation sign-up from IPv4 and IPv6 clients.
 // The rule itself: libs/http client-ip (unit cases in src/security of each service use it through routes).
 import { ipWithoutLastOctet } from '@story/http';
-import { logCapture, testEnv, type TestDatabase } from '@story/testing';
+import { addressColumns, logCapture, tablesContaining, testEnv } from '@story/testing';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { newFamilyGroup, newInvitation } from '../test/family-factories';
@@ -17,26 +17,6 @@ const CLIENTS = [
   { ip: '2001:db8:abcd:12:34:56:78:9a', stored: '2001:db8:abcd::' },
   { ip: '2001:db8::beef', stored: '2001:db8:0::' },
 ];
-
-/** Every column of the shared schema that holds a client address, by name. */
-export async function addressColumns(sql: TestDatabase['sql']): Promise<string[]> {
-  const rows = await sql<{ c: string }[]>`
-    select table_name || '.' || column_name as c from information_schema.columns
-    where table_schema = 'public' and (column_name ~ '(^|_)ip($|_)' or column_name ~ '(remote|client)_?addr')
-    order by 1`;
-  return rows.map((r) => r.c);
-}
-
-/** Tables (and the first matching row) where `needle` appears anywhere in a row's text form. */
-async function rowsContaining(sql: TestDatabase['sql'], needle: string): Promise<string[]> {
-  const tables = await sql<{ t: string }[]>`select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;
-  const found: string[] = [];
-  for (const { t } of tables) {
-    const [hit] = await sql.unsafe(`select 1 from "${t}" x where x::text like $1 limit 1`, [`%${needle}%`]);
-    if (hit) found.push(t);
-  }
-  return found;
-}
 
 let t: TestContext;
 beforeAll(async () => {
@@ -111,7 +91,7 @@ describe.each(CLIENTS)('a client at $ip', ({ ip, stored }) => {
 
   it('leaves the full address in no row of any table', async () => {
     const bare = ip.replace(/^::ffff:/, '');
-    expect(await rowsContaining(t.database.sql, bare)).toEqual([]);
+    expect(await tablesContaining(t.database.sql, bare)).toEqual([]);
   });
 });
 
