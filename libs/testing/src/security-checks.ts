@@ -114,3 +114,51 @@ export async function addressColumns(sql: Sql): Promise<string[]> {
     order by 1`;
   return rows.map((r) => r.c);
 }
+
+/**
+ * The entry names of a zip exactly as its central directory holds them (raw bytes as UTF-8), without the
+ * checks an unzip library applies on reading, so a test sees what a careless extractor would.
+ */
+export function zipEntryNames(zip: Buffer): string[] {
+  let eocd = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 65_557); i--) {
+    if (zip.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error('not a zip: no end of central directory');
+  let count = zip.readUInt16LE(eocd + 10);
+  let offset = zip.readUInt32LE(eocd + 16);
+  if (offset === 0xffffffff || count === 0xffff) {
+    const locator = eocd - 20;
+    if (zip.readUInt32LE(locator) !== 0x07064b50) throw new Error('zip64 locator missing');
+    const record = Number(zip.readBigUInt64LE(locator + 8));
+    count = Number(zip.readBigUInt64LE(record + 32));
+    offset = Number(zip.readBigUInt64LE(record + 48));
+  }
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(offset) !== 0x02014b50) throw new Error(`bad central directory entry ${i}`);
+    const nameLength = zip.readUInt16LE(offset + 28);
+    const extraLength = zip.readUInt16LE(offset + 30);
+    const commentLength = zip.readUInt16LE(offset + 32);
+    names.push(zip.subarray(offset + 46, offset + 46 + nameLength).toString('utf8'));
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
+}
+
+/** What makes a zip entry name unsafe to extract: absolute, drive-qualified, `..`/`.` segments, backslashes, control or bidi characters. */
+export function unsafeEntryName(name: string): string | null {
+  if (name === '') return 'empty';
+  if (name.startsWith('/') || name.startsWith('\\')) return 'absolute';
+  if (/^[A-Za-z]:/.test(name)) return 'drive letter';
+  if (name.includes('\\')) return 'backslash';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'control character';
+  if (/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/.test(name)) return 'bidirectional override';
+  if (name.split('/').some((s, i, all) => s === '..' || s === '.' || (s === '' && i < all.length - 1))) return 'dot or empty segment';
+  if (name.split('/').some((s) => s.length > 255 || /[ .]$/.test(s))) return 'segment too long or ending in a dot or space';
+  return null;
+}
