@@ -7,6 +7,7 @@
 // a '../../etc/passwd' title (features/archive/archive.test.ts), safeSegment (libs/archive entry-names.test.ts).
 import type { ObjectStorage } from '@story/providers';
 import { unsafeEntryName, zipEntryNames } from '@story/testing';
+import { newFamilyGroup } from '../test/family-factories';
 import { newImageRow, newRecordingRow, newStoryRow } from '../test/memories-factories';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../test/helper';
 
@@ -64,12 +65,14 @@ function contentProblems(html: string): string[] {
   return problems;
 }
 
-/** What in a page built from user text could run or load something. */
-function pageProblems(html: string): string[] {
+/** What in a page built from user text could run or load something (escaped text is data, not markup). */
+function pageProblems(page: string): string[] {
   const problems: string[] = [];
-  if (/<script|<img|<svg|<iframe|<object|<embed|<link|<meta http-equiv="refresh"|<base|<form|<input|<math|<style[^>]*>[^<]*@import/i.test(html)) problems.push('active element');
-  if (/\son[a-z]+\s*=/i.test(html)) problems.push('event handler attribute');
-  if (/javascript:|data:text\/html|\/\/evil\.example/i.test(html)) problems.push('hostile URL');
+  if (/<script|<img|<svg|<iframe|<object|<embed|<link|<meta http-equiv="refresh"|<base|<form|<input|<math|<style[^>]*>[^<]*@import/i.test(page)) problems.push('active element');
+  // Quoted attribute values are data (their quotes are escaped inside); a breakout leaves text outside them.
+  const tags = [...page.replace(/="[^"]*"/g, '=""').matchAll(/<[a-zA-Z][^>]*>/g)].map((m) => m[0]);
+  if (tags.some((tag) => /\son[a-z]+\s*=/i.test(tag))) problems.push('event handler attribute');
+  if ([...page.matchAll(/\s(?:href|src|action)\s*=\s*"([^"]*)"/gi)].some((m) => /^\s*(javascript|data|vbscript):|evil\.example/i.test(m[1]!))) problems.push('hostile URL');
   return problems;
 }
 
@@ -178,3 +181,40 @@ describe('pages and archives built from hostile titles and stored content', () =
     expect(text).not.toMatch(/<html[\s\S]*<script/i);
   });
 });
+
+describe('emails built from user text', () => {
+  const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a>';
+  const queued = (where: string) =>
+    t.database.sql`select subject, html_content, text_content from email_send_queue where to_email = ${where} order by created_at desc limit 1`.then((r) => r[0]!);
+
+  it('a family invitation escapes the inviter name, group name and message in the HTML, and keeps the subject on one line', async () => {
+    const inviter = await signUp(t.app);
+    await t.database.sql`update profiles set full_name = ${`Eve\r\nBcc: victim@example.test ${HOSTILE}`} where id = ${inviter.userId}`;
+    await t.database.sql`update profiles set subscription_tier = 'family' where id = ${inviter.userId}`;
+    const group = await newFamilyGroup(t.database.sql, { ownerId: inviter.userId, name: `Fam ${HOSTILE}` });
+    const email = 'invited.hostile@example.test';
+    const res = await t.app.inject({ method: 'POST', url: '/api/family/invitations', headers: inviter.headers, payload: { familyGroupId: group.id, email, role: 'family_viewer', message: `Msg ${HOSTILE}` } });
+    expect(res.statusCode).toBe(201);
+    const mail = await queued(email);
+    expect(pageProblems(String(mail['html_content']))).toEqual([]);
+    expect(String(mail['html_content'])).toContain('&lt;script&gt;');
+    expect(String(mail['subject'])).not.toMatch(/[\r\n]/);
+  });
+
+  it('a gift email escapes the sender name and message', async () => {
+    const buyer = await signUp(t.app);
+    const email = 'gift.hostile@example.test';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/gifts/purchase',
+      headers: buyer.headers,
+      payload: { recipientName: `Rose ${HOSTILE}`, recipientEmail: email, senderName: `Sam\r\nX-Evil: 1 ${HOSTILE}`, message: `Happy ${HOSTILE}`, planId: 'family' },
+    });
+    expect(res.statusCode).toBe(201);
+    const mail = await queued(email);
+    expect(pageProblems(String(mail['html_content']))).toEqual([]);
+    expect(String(mail['html_content'])).toContain('&lt;script&gt;');
+    expect(String(mail['subject'])).not.toMatch(/[\r\n]/);
+  });
+});
+
