@@ -100,7 +100,8 @@ export async function tablesContaining(sql: Sql, needle: string): Promise<string
   const tables = await sql<{ t: string }[]>`select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`;
   const found: string[] = [];
   for (const { t } of tables) {
-    const [hit] = await sql.unsafe(`select 1 from "${t}" x where x::text like $1 limit 1`, [`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+    const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const [hit] = await sql`select 1 from ${sql(t)} x where x::text like ${pattern} limit 1`;
     if (hit) found.push(t);
   }
   return found;

@@ -6,7 +6,6 @@
 // service-wide window (300 per minute per caller), and both kinds across two replicas (Redis for the window,
 // the shared database for the persisted counters).
 import type { InjectOptions } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { limitSpec, toolsDailyLimit, windowOf, type App } from '@story/http';
 import { TOOL_ROUTES } from '@story/db';
 import { testEnv } from '@story/testing';
