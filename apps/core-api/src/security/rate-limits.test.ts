@@ -7,7 +7,7 @@
 import type { InjectOptions } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { limitSpec, type App, type LimitName } from '@story/http';
-import { testEnv } from '@story/testing';
+import { routeProbes, testEnv } from '@story/testing';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { multipart } from '../test/conversations-factories';
@@ -128,6 +128,34 @@ describe('window limits of spec 000, one app (RATE_LIMIT_SCALE=1)', () => {
     // Another caller (or address) still has a window of their own.
     const other = await signUpFrom(t.app);
     expect((await t.app.inject(request(other, freshIp(), 0))).statusCode).not.toBe(429);
+  });
+
+  it('every GET route of the document announces its limit: its own named one, else the general 100 a minute', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const own: Record<string, LimitName> = {
+      '/api/share/{token}': 'core.share',
+      '/api/share/{token}/audio': 'core.share',
+      '/api/family/invitations/{token}/public': 'core.invitation-preview',
+      '/api/auth/oauth/{provider}/start': 'core.oauth',
+      '/api/auth/oauth/{provider}/callback': 'core.oauth',
+    };
+    const probes = routeProbes(doc).filter((p) => p.method === 'GET' && p.path !== '/docs' && p.path !== '/openapi.json' && p.path !== '/health');
+    const wrong: string[] = [];
+    let announced = 0;
+    let who = await signUpFrom(t.app);
+    for (const [i, probe] of probes.entries()) {
+      if (i % 40 === 39) who = await signUpFrom(t.app); // stay inside one caller's general window
+      const res = await t.app.inject({ method: 'GET', url: probe.url, remoteAddress: freshIp(), headers: who.headers });
+      const limit = res.headers['x-ratelimit-limit'];
+      if (limit === undefined) continue;
+      announced++;
+      const expected = limitSpec(own[probe.path] ?? 'core.general').max;
+      if (Number(limit) !== expected) wrong.push(`GET ${probe.path}: ${limit}, expected ${expected}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(announced).toBeGreaterThan(80);
+    // The named GET routes were among them.
+    for (const path of Object.keys(own)) expect(probes.some((p) => p.path === path)).toBe(true);
   });
 
   it('announces the window in X-RateLimit-Limit, -Remaining and -Reset (epoch seconds)', async () => {
