@@ -102,7 +102,9 @@ const routes: [string, RouteCase][] = [
     'POST /api/uploads/presign',
     { limit: 'core.uploads', request: (w, ip) => ({ method: 'POST', url: '/api/uploads/presign', remoteAddress: ip, headers: w.headers, payload: { fileName: 'a.mp3', contentType: 'audio/mpeg', size: 9 * 1024 * 1024 } }) },
   ],
-  ['POST /api/uploads/register', { limit: 'core.uploads', request: (w, ip) => ({ method: 'POST', url: '/api/uploads/register', remoteAddress: ip, headers: w.headers, payload: { key: 'nope', ticket: 'nope' } }) }],
+  // Registering moves no bytes (they went straight to storage under a presign, which is the counted upload):
+  // the general limit.
+  ['POST /api/uploads/register', { limit: 'core.general', request: (w, ip) => ({ method: 'POST', url: '/api/uploads/register', remoteAddress: ip, headers: w.headers, payload: { key: 'nope', ticket: 'nope' } }) }],
   ['POST /api/upload-url', { limit: 'core.uploads', request: (w, ip) => ({ method: 'POST', url: '/api/upload-url', remoteAddress: ip, headers: w.headers, payload: { fileName: 'a.jpg', fileType: 'image/jpeg', folder: 'photos' } }) }],
   // core-api: public lookups by token, per caller (address when signed out).
   ['GET /api/family/invitations/[token]/public', { limit: 'core.invitation-preview', request: (_w, ip) => ({ method: 'GET', url: `/api/family/invitations/${randomBytes(32).toString('base64url')}/public`, remoteAddress: ip }) }],

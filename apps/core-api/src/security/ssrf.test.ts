@@ -30,23 +30,23 @@ afterAll(async () => {
   await t.close();
 });
 
-const REFUSED = () => [
-  `http://127.0.0.1:${port}/`,
-  `http://2130706433:${port}/`, // decimal 127.0.0.1
-  `http://0177.0.0.1:${port}/`, // octal
-  `http://0x7f.0.0.1:${port}/`, // hex
-  `http://127.1:${port}/`, // short form
-  `http://0:${port}/`, // 0.0.0.0
-  `http://0.0.0.0:${port}/`,
-  `http://[::]:${port}/`,
-  `http://[::1]:${port}/`,
-  `http://[::ffff:127.0.0.1]:${port}/`,
-  `http://[0:0:0:0:0:ffff:7f00:1]:${port}/`,
-  `http://[::ffff:7f00:1]:${port}/`,
-  `http://localhost:${port}/`,
-  `http://LOCALHOST.:${port}/`,
-  `http://user:pass@127.0.0.1:${port}/`,
-  `http://example.com@127.0.0.1:${port}/`,
+const REFUSED = [
+  `http://127.0.0.1:PORT/`,
+  `http://2130706433:PORT/`, // decimal 127.0.0.1
+  `http://0177.0.0.1:PORT/`, // octal
+  `http://0x7f.0.0.1:PORT/`, // hex
+  `http://127.1:PORT/`, // short form
+  `http://0:PORT/`, // 0.0.0.0
+  `http://0.0.0.0:PORT/`,
+  `http://[::]:PORT/`,
+  `http://[::1]:PORT/`,
+  `http://[::ffff:127.0.0.1]:PORT/`,
+  `http://[0:0:0:0:0:ffff:7f00:1]:PORT/`,
+  `http://[::ffff:7f00:1]:PORT/`,
+  `http://localhost:PORT/`,
+  `http://LOCALHOST.:PORT/`,
+  `http://user:pass@127.0.0.1:PORT/`,
+  `http://example.com@127.0.0.1:PORT/`,
   'http://10.0.0.1/',
   'http://172.16.5.4/',
   'http://192.168.1.1/',
@@ -68,7 +68,9 @@ const REFUSED = () => [
   'http:///etc/passwd',
 ];
 
-it.each(REFUSED().map((u) => [u]))('refuses %s with 400 naming url, before connecting or storing', async (url) => {
+it.each(REFUSED.map((u) => [u]))('refuses %s with 400 naming url, before connecting or storing', async (template) => {
+  // PORT: the inside server's port, known once it listens.
+  const url = template.replace(':PORT/', `:${port}/`);
   const before = (await t.database.sql`select count(*)::int as n from imports`)[0]!['n'];
   for (const request of [
     { method: 'POST' as const, url: '/api/imports/url', payload: { url } },
