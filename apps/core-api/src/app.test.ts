@@ -1,4 +1,4 @@
-// The shared HTTP plumbing as core-api serves it: error shapes, headers, CORS, health, OpenAPI.
+// The shared HTTP plumbing as core-api serves it: error shapes, health, OpenAPI (headers and CORS: src/security).
 import { createDbClient } from '@story/db';
 import { openApiProblems, testEnv } from '@story/testing';
 import { buildApp } from './app';
@@ -55,37 +55,7 @@ describe('error shapes', () => {
   });
 });
 
-describe('headers and CORS', () => {
-  it('sends the security headers of spec 000 Authentication 8 and a request id', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'trace-123' } });
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(res.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(res.headers['x-request-id']).toBe('trace-123');
-    const generated = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id with spaces' } });
-    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('allows the application origin with credentials and the spec methods and headers', async () => {
-    const res = await t.app.inject({
-      method: 'OPTIONS',
-      url: '/api/campaigns',
-      headers: { origin: 'https://app.example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
-    });
-    expect(res.statusCode).toBe(204);
-    expect(res.headers['access-control-allow-origin']).toBe('https://app.example.test');
-    expect(res.headers['access-control-allow-credentials']).toBe('true');
-    expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, DELETE');
-    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, Authorization');
-  });
-
-  it('does not allow other origins', async () => {
-    const res = await t.app.inject({ method: 'OPTIONS', url: '/api/campaigns', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
-    expect(res.headers['access-control-allow-origin']).toBeUndefined();
-  });
-});
+// Security headers and CORS: src/security/headers-cors.test.ts.
 
 describe('health and docs', () => {
   it('reports ok with a real database check', async () => {

@@ -32,12 +32,11 @@ it('refuses missing and malformed tokens with 401 UNAUTHORIZED', async () => {
   }
 });
 
-it('reports health with the delivery adapter and sends the security headers', async () => {
+// Security headers and CORS on every route: src/security/headers-cors.test.ts.
+it('reports health with the delivery adapter', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });
   expect(res.statusCode).toBe(200);
   expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', providers: { email: 'outbox' }, queue: { pending: 0, processing: 0, stuck: 0, backlog: false } } });
-  expect(res.headers['x-frame-options']).toBe('DENY');
-  expect(res.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
 });
 
 it('reports stuck and backlogged queue rows in /health', async () => {

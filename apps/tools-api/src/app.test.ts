@@ -28,30 +28,7 @@ it('answers a bad token with 401 in the envelope', async () => {
   expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: user.headers })).json().user.id).toBe(user.userId);
 });
 
-describe('CORS', () => {
-  it('lets any site read public GET routes, without credentials', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://blog.example' } });
-    expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/plot-twists', headers: { origin: 'https://blog.example', 'access-control-request-method': 'GET' } });
-    expect(preflight.headers['access-control-allow-origin']).toBe('*');
-  });
-
-  it('keeps writes and admin reads to the application origins', async () => {
-    const write = await t.app.inject({ method: 'OPTIONS', url: '/api/plot-twists/generate', headers: { origin: 'https://blog.example', 'access-control-request-method': 'POST' } });
-    expect(write.headers['access-control-allow-origin']).toBeUndefined();
-    const admin = await t.app.inject({ method: 'OPTIONS', url: '/api/admin/plot-twists/browse', headers: { origin: 'https://blog.example', 'access-control-request-method': 'GET' } });
-    expect(admin.headers['access-control-allow-origin']).toBeUndefined();
-    const own = await t.app.inject({
-      method: 'OPTIONS',
-      url: '/api/plot-twists/generate',
-      headers: { origin: 'https://app.example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-session-id,content-type' },
-    });
-    expect(own.headers['access-control-allow-origin']).toBe('https://app.example.test');
-    expect(own.headers['access-control-allow-credentials']).toBe('true');
-    expect(own.headers['access-control-allow-headers']).toContain('X-Session-ID');
-  });
-});
+// Security headers and CORS (open on public GETs only): src/security/headers-cors.test.ts.
 
 it('reports health', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });

@@ -8,7 +8,7 @@ import { createProviders, describeProviders, registerLlmCache, type Providers } 
 import { registerFlags } from '@story/flags';
 import { createServiceApp, probeCheck, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App, type ServiceOptions } from '@story/http';
 import { toolsPublicBaseUrl, type ToolsApiConfig } from './config';
-import { registerToolsCallerDecorator } from './shared/caller';
+import { ipHashKeyOf, registerToolsCallerDecorator } from './shared/caller';
 import type { ToolsFeatureDeps } from './shared/deps';
 import { registerEnvelopeTiming } from './shared/envelope';
 import { createGenerateService } from './features/generate/generate.service';
@@ -78,7 +78,7 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   // app.flags: the shared feature-flag cache (libs/flags), cleared with every other service's by NOTIFY.
   const { cacheBus } = registerFlags(app, { sql });
   registerLlmCache(cacheBus, providers.llm);
-  const featureDeps: ToolsFeatureDeps = { db, sql, providers, tokens, sessions, limitScale: config.rateLimit.scale, publicBaseUrl };
+  const featureDeps: ToolsFeatureDeps = { db, sql, providers, tokens, sessions, ipHashKey: ipHashKeyOf(config.secrets.jwtSecret), limitScale: config.rateLimit.scale, publicBaseUrl };
 
   await registerHealth(app, {
     service: 'tools-api',

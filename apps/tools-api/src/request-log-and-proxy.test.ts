@@ -50,11 +50,11 @@ describe('TRUST_PROXY', () => {
 
   it('stores the socket address, not a spoofed X-Forwarded-For, when TRUST_PROXY is unset', async () => {
     const t = await start({});
-    expect(await storedPrefix(t, { 'x-forwarded-for': '203.0.113.7' })).toBe('127.0.0');
+    expect(await storedPrefix(t, { 'x-forwarded-for': '203.0.113.7' })).toBe('127.0.0.0');
   });
 
   it('stores the forwarded client address behind a trusted proxy', async () => {
     const t = await start({ TRUST_PROXY: '127.0.0.1/8' });
-    expect(await storedPrefix(t, { 'x-forwarded-for': '203.0.113.7' })).toBe('203.0.113');
+    expect(await storedPrefix(t, { 'x-forwarded-for': '203.0.113.7' })).toBe('203.0.113.0');
   });
 });

@@ -10,6 +10,9 @@ it.each([
   ['CON', 'untitled'],
   ['x'.repeat(200), 'x'.repeat(80)],
   ['Café au lait ☕', 'Café au lait ☕'],
+  ['right-to-left \u202Egnp.exe', 'right-to-left gnp.exe'],
+  ['zero\u200bwidth\u2066isolate\u2069\ufeff', 'zerowidthisolate'],
+  ['c1\u0085next\u009fline', 'c1 next line'],
 ])('safeSegment(%j) = %j', (input, expected) => expect(safeSegment(input)).toBe(expected));
 
 it('dedupes names case-insensitively before the extension', () => {

@@ -16,3 +16,4 @@ export * from './media';
 export * from './input-guards';
 export * from './text';
 export * from './safe-fetch';
+export * from './client-ip';

@@ -3,6 +3,7 @@
 // in paths, the tools ownership id and unsubscribe tokens in query strings; none may reach a log line.
 // Tools share codes are public by design (they are the share link), so they stay readable.
 import type { FastifyRequest } from 'fastify';
+import { ipWithoutLastOctet } from './client-ip';
 
 export const REDACTED = '[redacted]';
 
@@ -101,7 +102,7 @@ export function redactUrl(url: string, routePattern?: string): string {
   return query === undefined ? redactedPath : `${redactedPath}?${redactQuery(query)}`;
 }
 
-/** pino serializer for `req`: Fastify's default fields, with the URL redacted. */
+/** pino serializer for `req`: Fastify's default fields, with the URL redacted and the address shortened. */
 export function serializeRequest(request: FastifyRequest) {
   let routePattern: string | undefined;
   try {
@@ -113,7 +114,8 @@ export function serializeRequest(request: FastifyRequest) {
     method: request.method,
     url: redactUrl(request.url ?? '', routePattern),
     host: request.host,
-    remoteAddress: request.ip,
+    // Access logs hold no personal data (spec 000 Authentication 10): the address as rows keep it.
+    remoteAddress: ipWithoutLastOctet(request.ip) ?? undefined,
     remotePort: request.socket?.remotePort,
   };
 }

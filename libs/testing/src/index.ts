@@ -10,3 +10,4 @@ export * from './fake-http-server';
 export * from './access/access-matrix';
 export * from './access/id-routes';
 export * from './access/forged-tokens';
+export * from './security-checks';

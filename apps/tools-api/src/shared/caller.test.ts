@@ -14,7 +14,7 @@ const hoursLeft = (d: unknown) => (new Date(String(d)).getTime() - Date.now()) /
 it('creates an anonymous session for 24 hours with the address prefix and user agent', async () => {
   const { sessionId } = await generate(t, 'memory-prompts', {}, { ip: '10.1.2.3' });
   const [row] = await t.database.sql`select user_id, is_anonymous, ip_prefix, user_agent, expires_at from tools_sessions where id = ${sessionId}`;
-  expect(row).toMatchObject({ user_id: null, is_anonymous: true, ip_prefix: '10.1.2', user_agent: 'jest' });
+  expect(row).toMatchObject({ user_id: null, is_anonymous: true, ip_prefix: '10.1.2.0', user_agent: 'jest' });
   expect(hoursLeft(row!['expires_at'])).toBeGreaterThan(23.9);
   expect(hoursLeft(row!['expires_at'])).toBeLessThanOrEqual(24);
   // Activity does not stretch an anonymous session.
@@ -55,8 +55,9 @@ it('accepts the CONTRACTS §6 format only, refusing others with spec 002\'s INVA
   expect(await t.database.sql`select 1 from tools_sessions where id in ('sess_bad', 'sess_123_abcdef')`).toHaveLength(0);
 });
 
-it('strips the last part of the address', () => {
-  expect(ipPrefixOf('192.168.1.77')).toBe('192.168.1');
-  expect(ipPrefixOf('::ffff:10.0.0.9')).toBe('10.0.0');
+it('strips the last part of the address (the shared rule of libs/http client-ip)', () => {
+  expect(ipPrefixOf('192.168.1.77')).toBe('192.168.1.0');
+  expect(ipPrefixOf('::ffff:10.0.0.9')).toBe('10.0.0.0');
+  expect(ipPrefixOf('2001::5')).toBe('2001:0:0::');
   expect(ipPrefixOf('2001:db8:85a3:8d3:1319:8a2e:370:7348')).toBe('2001:db8:85a3::');
 });

@@ -2,11 +2,11 @@
 // a valid Bearer token, the signed-in account. X-User-ID is never trusted on its own. Each request with a
 // session upserts its tools_sessions row: anonymous sessions end 24 hours after they start, any session
 // after 30 days without activity.
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type postgres from 'postgres';
 import { resolveCaller, type AuthDeps } from '@story/auth';
-import { AppError } from '@story/http';
+import { AppError, ipWithoutLastOctet } from '@story/http';
 import { toolsError } from './errors';
 import { upsertToolsSession } from './sessions.repository';
 
@@ -21,16 +21,21 @@ export interface ToolsCaller {
   sessionId: string;
   userId: string | null;
   role: ToolsRole | null;
-  /** Client IP with the last octet (IPv4) or the last 80 bits (IPv6) removed, as stored. */
+  /** Client IP with the last octet (IPv4, a.b.c.0) or the last 80 bits (IPv6) removed, as stored. */
   ipPrefix: string;
-  /** A short hash of the full client IP: rate-limit key without keeping the address. */
+  /** A short keyed hash of the full client IP: rate-limit key without keeping the address. */
   ipHash: string;
   userAgent: string | null;
 }
 
 export interface ToolsSessionDeps extends AuthDeps {
   sql: postgres.Sql;
+  /** HMAC key of the per-address rate-limit key (ipHashKeyOf the service secret). */
+  ipHashKey: string;
 }
+
+/** The ipHash key, derived from the JWT secret every replica shares (never the secret itself). */
+export const ipHashKeyOf = (secret: string): string => createHmac('sha256', secret).update('tools-api rate-limit address key').digest('base64url');
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,14 +43,14 @@ declare module 'fastify' {
   }
 }
 
-export function ipPrefixOf(ip: string): string {
-  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/i.exec(ip);
-  if (v4) return v4[1]!;
-  const groups = ip.split(':');
-  return groups.length > 3 ? `${groups.slice(0, 3).join(':')}::` : ip;
-}
+/** The stored form of the client address (libs/http client-ip: IPv4 a.b.c.0, IPv6 /48); '' when it is none. */
+export const ipPrefixOf = (ip: string): string => ipWithoutLastOctet(ip) ?? '';
 
-const ipHashOf = (ip: string) => createHash('sha256').update(ip).digest('base64url').slice(0, 16);
+/**
+ * The per-address rate-limit key: a keyed hash (HMAC under a key derived from the service secret), so the
+ * stored key cannot be reversed by hashing the 2^32 IPv4 addresses, yet every replica computes the same one.
+ */
+const ipHashOf = (ip: string, key: string) => createHmac('sha256', key).update(ip).digest('base64url').slice(0, 16);
 
 const roleOf = (role: string | undefined): ToolsRole | null => (role === 'user' || role === 'support' || role === 'admin' ? role : role ? 'user' : null);
 
@@ -63,7 +68,7 @@ async function resolve(request: FastifyRequest, deps: ToolsSessionDeps, sessionI
     userId: auth?.userId ?? null,
     role: roleOf(auth?.role),
     ipPrefix: ipPrefixOf(request.ip),
-    ipHash: ipHashOf(request.ip),
+    ipHash: ipHashOf(request.ip, deps.ipHashKey),
     userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null,
   };
 }

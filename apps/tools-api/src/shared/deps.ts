@@ -10,6 +10,8 @@ export interface ToolsFeatureDeps {
   /** For requireToolsSession / optionalToolsSession ({sql, tokens, sessions}). */
   tokens: Pick<TokenSigner, 'verify'>;
   sessions: SessionLookup;
+  /** HMAC key of the per-address rate-limit key (shared/caller ipHashKeyOf). */
+  ipHashKey: string;
   /** RATE_LIMIT_SCALE: multiplies every limit consumeCounters takes (load tests). */
   limitScale: number;
   /** Public base URL of tools-api without trailing slash (share URLs, canonical links). */

@@ -7,7 +7,7 @@ import { isUniqueViolation, type AccountRole, type Database, type DbOrTx } from 
 import { triggerUserSignup } from '@story/email';
 import { createEmailVerification } from './email-verification';
 import { createMagicLinks } from './magic-link';
-import { AppError } from '@story/http';
+import { AppError, ipWithoutLastOctet } from '@story/http';
 import { createAuthRepository } from './auth.repository';
 import { toUser, type AccountView, type AuthResult } from './auth.schemas';
 
@@ -35,13 +35,8 @@ const MAX_FAILURES = 5;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const newRefreshToken = () => randomBytes(32).toString('base64url');
 
-/** Stored IP addresses have their last octet (IPv6: last group) removed (spec 000 Authentication 10). */
-export function ipPrefix(ip: string | undefined): string | null {
-  if (!ip) return null;
-  const v4 = ip.replace(/^::ffff:/, '');
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(v4)) return v4.replace(/\.\d+$/, '.0');
-  return ip.includes(':') ? ip.replace(/:[0-9a-f]*$/i, ':') : null;
-}
+/** Stored IP addresses have their last octet (IPv6: last 80 bits) removed (spec 000 Authentication 10): libs/http client-ip. */
+export const ipPrefix = (ip: string | undefined): string | null => ipWithoutLastOctet(ip);
 
 const unauthorized = (details?: string) => new AppError('unauthorized', 'Unauthorized', details ? { details } : {});
 

@@ -1,6 +1,7 @@
-// What the audit log keeps of a request: the client address with its last octet (IPv6: last group)
-// removed (spec 000 Authentication 10; the rule of ipPrefix in core-api's auth service) and the request id.
+// What the audit log keeps of a request: the client address with its last octet (IPv6: last 80 bits)
+// removed (spec 000 Authentication 10; libs/http client-ip, the rule of every service) and the request id.
 import type { FastifyRequest } from 'fastify';
+import { ipWithoutLastOctet } from '@story/http';
 
 export interface AuditMeta {
   ipPrefix: string | null;
@@ -8,12 +9,7 @@ export interface AuditMeta {
   userAgent: string | null;
 }
 
-export function ipPrefix(ip: string | undefined): string | null {
-  if (!ip) return null;
-  const v4 = ip.replace(/^::ffff:/, '');
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(v4)) return v4.replace(/\.\d+$/, '.0');
-  return ip.includes(':') ? ip.replace(/:[0-9a-f]*$/i, ':') : null;
-}
+export const ipPrefix = (ip: string | undefined): string | null => ipWithoutLastOctet(ip);
 
 export function auditMeta(request: FastifyRequest): AuditMeta {
   const ua = request.headers['user-agent'];

@@ -22,7 +22,7 @@ const analyticsSchema = z.object({
 });
 
 export const analyticsRoutes =
-  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions'>): FastifyPluginAsyncZod =>
+  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'ipHashKey'>): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createAnalyticsService(deps);
     const session = requireToolsSession(deps);

@@ -23,7 +23,7 @@ describe('POST analytics', () => {
     const [row] = await t.database.sql`select tool, content_id, event_type, event_data, session_id, ip_address, user_agent from tools_analytics where id = ${res.json().data.eventId}`;
     expect(row).toMatchObject({ tool: 'adventure-prompts', content_id: item.id, event_type: 'view', event_data: { timeOnPage: 42, source: 'embed' }, session_id: visitor, user_agent: 'TestBrowser/1.0' });
     // inject() comes from 127.0.0.1: stored as 127.0.0 (never the full address).
-    expect(row!['ip_address']).toBe('127.0.0');
+    expect(row!['ip_address']).toBe('127.0.0.0');
     // Counters are kept by the actions themselves, not by reported events.
     expect((await t.database.sql`select view_count from tools_adventure_prompts where id = ${item.id}`)[0]!['view_count']).toBe(0);
   });
@@ -82,7 +82,7 @@ describe('GET analytics (admin)', () => {
     await ev(b, 'export', { format: 'pdf' }, daysAgo(0));
     await ev(a, 'export', { format: 'csv' }, daysAgo(0));
     // No session (a cached page's beacon): a view, and a unique visitor by its IP prefix, but not a viewing session.
-    await t.database.sql`insert into tools_analytics (tool, content_id, event_type, ip_address, created_at) values ('mystery-plot-generator', ${item.id}, 'view', '198.51.100', ${daysAgo(0)})`;
+    await t.database.sql`insert into tools_analytics (tool, content_id, event_type, ip_address, created_at) values ('mystery-plot-generator', ${item.id}, 'view', '198.51.100.0', ${daysAgo(0)})`;
     await newResponse(t.database.sql, item, { isPublic: true, content: 'one two three four' });
     await newResponse(t.database.sql, item, { content: 'one two' });
     await newResponse(t.database.sql, item, { content: 'gone', deletedAt: new Date() });

@@ -30,7 +30,7 @@ const bodySchema = z.object({
 });
 
 export const exportRoutes =
-  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions'>): FastifyPluginAsyncZod =>
+  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'ipHashKey'>): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createExportService(deps);
     const session = requireToolsSession(deps);

@@ -99,7 +99,7 @@ const analysisSchema = z.object({
 const pageQuery = z.object({ page: z.string().optional(), limit: z.string().optional(), public: z.string().optional(), sessionId: z.string().max(100).optional() });
 
 export const responsesRoutes =
-  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'limitScale'>): FastifyPluginAsyncZod =>
+  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'ipHashKey' | 'limitScale'>): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createResponsesService({ sql: deps.sql, limitScale: deps.limitScale });
     const library = createPromptLibraryService({ sql: deps.sql });

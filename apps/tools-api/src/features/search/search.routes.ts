@@ -65,7 +65,7 @@ export function parseSearchQuery(raw: z.infer<typeof searchQuery>): SearchQuery 
 }
 
 export const searchRoutes =
-  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions'> & { engine?: SearchEngine }): FastifyPluginAsyncZod =>
+  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'ipHashKey'> & { engine?: SearchEngine }): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createSearchService(deps);
     app.get(

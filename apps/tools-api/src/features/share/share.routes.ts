@@ -37,7 +37,7 @@ const sharedItemSchema = z.object({
 });
 
 export const shareRoutes =
-  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'publicBaseUrl'>): FastifyPluginAsyncZod =>
+  (deps: Pick<ToolsFeatureDeps, 'sql' | 'tokens' | 'sessions' | 'ipHashKey' | 'publicBaseUrl'>): FastifyPluginAsyncZod =>
   async (app) => {
     const service = createShareService(deps);
     const withTool = (hook: (req: FastifyRequest) => Promise<void>) => async (req: FastifyRequest) => {
