@@ -96,8 +96,11 @@ export function createStoriesRepository(sql: Sql) {
      * by the same query (coMemberIds), not by a round trip before it.
      */
     async listPage(callerId: string, page: { limit: number; after: { createdAt: string; id: string } | null; offset: number | null }, tx: SqlOrTx = sql): Promise<StoryListPage | undefined> {
-      const after = () => (page.after ? tx` and (s.created_at, s.id) < (${page.after.createdAt}::timestamp, ${page.after.id}::uuid)` : tx``);
-      const offset = page.offset ? tx` offset ${page.offset}` : tx``;
+      // One statement text for the first page, a cursor page and an offset page (the first page's cursor is
+      // "before everything", its offset 0), so PostgreSQL keeps one generic plan for it. Three texts each got
+      // a custom plan, planned again on every request (0.3 ms, as much as running it).
+      const start = page.after ?? { createdAt: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+      const after = () => tx` and (s.created_at, s.id) < (${start.createdAt}::timestamp, ${start.id}::uuid)`;
       const limit = page.limit;
       // Rows each owner can contribute at most: the page, the row that says there is more, and the offset.
       const take = limit + 1 + (page.offset ?? 0);
@@ -131,7 +134,7 @@ export function createStoriesRepository(sql: Sql) {
                                            cross join lateral (select s.id, s.created_at from stories s
                                                                 where s.user_id = m.user_id${after()}
                                                                 order by s.created_at desc, s.id desc limit ${take}::int) o)) u
-                                 order by u.created_at desc, u.id desc limit ${limit}::int + 1${offset}) ids
+                                 order by u.created_at desc, u.id desc limit ${limit}::int + 1 offset ${page.offset ?? 0}::int) ids
                           join stories s on s.id = ids.id) page) x`;
       return row;
     },
