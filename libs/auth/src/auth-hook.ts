@@ -1,6 +1,6 @@
 // The one auth hook of the three services. Register it in an encapsulated scope that holds the
 // authenticated routes (CONVENTIONS 2); routes read request.auth.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '@story/http';
 import type { SessionLookup } from './sessions';
 import type { TokenSigner } from './tokens';
@@ -44,8 +44,12 @@ export async function resolveCaller(request: FastifyRequest, deps: AuthDeps): Pr
   const session = await deps.sessions.findActive(claims.sid);
   if (!session || session.userId !== claims.sub) throw unauthorized();
   if (claims.act) {
-    // Every service's request log names the acting admin (createServer makes reply.log follow request.log).
-    request.log = request.log.child({ actingAdminId: claims.act.sub });
+    // Every service's request log names the acting admin. The binding is added to the request's own child
+    // logger, which Fastify also gave the reply, so the "request completed" line (written through
+    // reply.log) carries it too; a logger without setBindings gets a child (request lines only).
+    const log = request.log as FastifyBaseLogger & { setBindings?: (bindings: Record<string, unknown>) => void };
+    if (typeof log.setBindings === 'function') log.setBindings({ actingAdminId: claims.act.sub });
+    else request.log = request.log.child({ actingAdminId: claims.act.sub });
     return { userId: session.userId, email: session.email, role: session.role, sessionId: claims.sid, actorId: claims.act.sub };
   }
   return { userId: session.userId, email: session.email, role: session.role, sessionId: claims.sid };

@@ -71,9 +71,6 @@ export function createServer(options: ServerOptions): App {
   // Per-request hooks in callback style: an async hook costs a promise and a microtask on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-ID', request.id);
-    // Fields a later hook binds to request.log (the auth hook's actingAdminId) also reach the
-    // "request completed" line, which Fastify writes through reply.log.
-    Object.defineProperty(reply, 'log', { get: () => request.log, configurable: true, enumerable: true });
     done();
   });
   // A response finished during shutdown closes its keep-alive socket, so close() does not wait on

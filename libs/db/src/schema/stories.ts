@@ -64,8 +64,9 @@ export const stories = pgTable(
     updatedAt: updatedAtNoTz(),
   },
   (t) => [
-    // GET /api/stories and the memories merge: the caller's stories, newest first.
-    index('stories_user_id_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
+    // GET /api/stories: the caller's stories in the list's exact order (created_at, id tie-break), so a
+    // page, a keyset page and a deep offset page are ordered index-only range reads with no sort.
+    index('stories_user_id_created_id_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // The admin dashboard's recent-activity feed: without it, a sort of every story (1M rows: ~0.8 s).
     index('stories_created_at_idx').on(t.createdAt.desc().nullsFirst()),
     // A campaign's stories, newest first (also serves the campaign_id foreign key).

@@ -30,6 +30,8 @@ import {
 } from './storage.port';
 
 const PROVIDER = 'local';
+/** Bytes per read of a stored object (see get). */
+const READ_CHUNK_BYTES = 1024 * 1024;
 const openFile = promisify(openFd);
 const statFd = promisify(fstat);
 
@@ -160,7 +162,9 @@ export function createLocalStorage(config: LocalStorageConfig): ObjectStorage {
       const meta = await readMeta(key);
       const resolved = range ? resolveRange(PROVIDER, range, info.size) : undefined;
       // The stream owns the fd from here (autoClose): closed at the end, on error and on destroy().
-      const body = createReadStream('', { fd, autoClose: true, ...(resolved ? { start: resolved.start, end: resolved.end } : {}) });
+      // 1 MiB reads, not the 64 KiB default: a streamed download then costs a sixteenth of the reads, writes
+      // and event-loop turns, and each socket write hands the kernel enough to keep the connection busy.
+      const body = createReadStream('', { fd, autoClose: true, highWaterMark: READ_CHUNK_BYTES, ...(resolved ? { start: resolved.start, end: resolved.end } : {}) });
       return {
         body,
         size: info.size,

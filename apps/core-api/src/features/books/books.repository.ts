@@ -4,6 +4,7 @@
 import type { Sql } from 'postgres';
 import { one } from '@story/db';
 import { isoUtc, type SqlOrTx } from '../sql-fragments';
+import { coMemberIds } from '../access/access.repository';
 import type { BookView } from './books.service';
 import type { ChapterText } from './content-analysis';
 
@@ -44,9 +45,11 @@ export function createBooksRepository(sql: Sql) {
     /**
      * {books: the caller's, familyBooks: the other owners'} as JSON text built by PostgreSQL, each book a
      * summary: `chapter_count` instead of the chapters array (story_ids keeps the order), which the single-book
-     * route answers. 50 books of 40 chapters came to 376 KB with the chapters and 90 KB without.
+     * route answers. 50 books of 40 chapters came to 376 KB with the chapters and 90 KB without. The owners
+     * are the caller and every account sharing an active family group with them, read by the same statement
+     * (coMemberIds, an init plan whose array drives books_user_id_created_idx), not by a round trip before it.
      */
-    async listJson(callerId: string, owners: string[], tx: SqlOrTx = sql): Promise<string> {
+    async listJson(callerId: string, tx: SqlOrTx = sql): Promise<string> {
       const row = one(
         await tx<{ body: string }[]>`
         select json_build_object(
@@ -61,7 +64,7 @@ export function createBooksRepository(sql: Sql) {
                   'keywords', b.keywords, 'categories', b.categories, 'language', b.language, 'kdp_enrolled', b.kdp_enrolled,
                   'kdp_select', b.kdp_select, 'created_at', ${isoUtc(tx, 'b.created_at')}, 'updated_at', ${isoUtc(tx, 'b.updated_at')}
                 ) as obj
-                  from books b where b.user_id = any(${owners}::uuid[])
+                  from books b where b.user_id = any(array(select ${callerId}::uuid union all ${coMemberIds(tx, callerId)}))
                  order by b.created_at desc, b.id desc limit 1000) x`,
       );
       return row.body;

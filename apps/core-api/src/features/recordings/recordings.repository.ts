@@ -79,13 +79,14 @@ export function createRecordingsRepository(sql: Sql) {
     },
 
     /** A stored upload: status completed, transcription pending. */
-    async insertStored(r: NewRecording & { storageKey: string; tags: string[] }, tx: SqlOrTx = sql): Promise<RecordingRow> {
+    /** The id is chosen by the caller, so the row is written with its audio URL in one statement. */
+    async insertStored(r: NewRecording & { id: string; audioUrl: string; storageKey: string; tags: string[] }, tx: SqlOrTx = sql): Promise<RecordingRow> {
       return one(
         await tx<RecordingRow[]>`
-          insert into recordings (user_id, campaign_id, title, description, transcript, duration_seconds, storage_key, mime_type,
+          insert into recordings (id, user_id, campaign_id, title, description, transcript, duration_seconds, storage_key, audio_url, mime_type,
                                   status, media_type, original_file_size_bytes, transcript_status, transcript_source, trial_session_id, tags)
-          values (${r.userId}, ${r.campaignId}, ${r.title}, ${r.description},
-                  ${r.transcript}, ${r.durationSeconds}, ${r.storageKey}, ${r.mimeType},
+          values (${r.id}, ${r.userId}, ${r.campaignId}, ${r.title}, ${r.description},
+                  ${r.transcript}, ${r.durationSeconds}, ${r.storageKey}, ${r.audioUrl}, ${r.mimeType},
                   'completed', ${r.mediaType}, ${r.sizeBytes}, 'pending', ${r.transcriptSource}, ${r.trialSessionId},
                   ${r.tags})
           returning ${columns(tx)}`,
@@ -102,11 +103,6 @@ export function createRecordingsRepository(sql: Sql) {
                 ${r.sizeBytes}, ${r.transcriptStatus}, ${r.transcriptSource}, ${r.trialSessionId})
         returning id`;
       return one(rows).id;
-    },
-
-    async setAudioUrl(id: string, audioUrl: string, tx: SqlOrTx = sql): Promise<RecordingRow | undefined> {
-      const [updated] = await tx<RecordingRow[]>`update recordings set audio_url = ${audioUrl} where id = ${id} returning ${columns(tx)}`;
-      return updated;
     },
 
     list: (userId: string, q: { campaignId?: string; pattern: string | null; tags?: string[]; limit: number }, tx: SqlOrTx = sql) =>

@@ -2,6 +2,7 @@
 // semantics, listing, streaming and deleting. Analysis (duration, waveform) and server transcription run in
 // the durable job `recording.process` right after the row is written, so the upload answers at the speed
 // of the storage write.
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
 import type { JobRunner } from '@story/jobs';
@@ -100,10 +101,11 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
   ): Promise<RecordingRow> {
     try {
       return await repo.transaction(async (tx) => {
-        const row = await repo.insertStored({ ...newRow(userId, fields, media), storageKey: media.key, tags: fields.tags ?? [] }, tx);
-        const updated = await repo.setAudioUrl(row.id, audioUrlOf(row.id), tx);
+        // The id is made here, so the row is written with its audio URL at once (one statement, not an insert and an update).
+        const id = randomUUID();
+        const row = await repo.insertStored({ ...newRow(userId, fields, media), id, audioUrl: audioUrlOf(id), storageKey: media.key, tags: fields.tags ?? [] }, tx);
         await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: true }, { dedupeKey: `recording:${row.id}` }, tx);
-        return updated!;
+        return row;
       });
     } catch (err) {
       await storage.delete(media.key).catch(() => undefined);

@@ -3,6 +3,7 @@
 import type { Sql } from 'postgres';
 import { one } from '@story/db';
 import { isoUtc, type SqlOrTx } from '../sql-fragments';
+import { coMemberIds } from '../access/access.repository';
 
 export interface StoryRow {
   id: string;
@@ -89,23 +90,29 @@ export function createStoriesRepository(sql: Sql) {
     },
 
     /**
-     * One page of the owners' stories, newest first, keyset-paged (or offset-paged without a cursor), with
-     * each story's JSON built by PostgreSQL in the shape toStoryView gives.
+     * One page of the stories the caller may see (their own and those of every account sharing an active
+     * family group with them), newest first, keyset-paged (or offset-paged without a cursor), with each
+     * story's JSON built by PostgreSQL in the shape toStoryView gives. One statement: the family is read
+     * by the same query (coMemberIds), not by a round trip before it.
      */
-    async listPage(owners: string[], page: { limit: number; after: { createdAt: string; id: string } | null; offset: number | null }, tx: SqlOrTx = sql): Promise<StoryListPage | undefined> {
-      // One owner (the common case) keeps the plan on stories_user_id_created_idx: an index range read
-      // in order, stopping after limit + 1 rows whatever the library's size.
-      const ownerClause = owners.length === 1 ? tx`s.user_id = ${owners[0]}` : tx`s.user_id = any(${owners}::uuid[])`;
-      const afterClause = page.after ? tx` and (s.created_at, s.id) < (${page.after.createdAt}::timestamp, ${page.after.id}::uuid)` : tx``;
-      const offset = page.offset ? tx` offset ${page.offset}` : tx``;
+    async listPage(callerId: string, page: { limit: number; after: { createdAt: string; id: string } | null; offset: number | null }, tx: SqlOrTx = sql): Promise<StoryListPage | undefined> {
+      // One statement text for the first page, a cursor page and an offset page (the first page's cursor is
+      // "before everything", its offset 0), so PostgreSQL keeps one generic plan for it. Three texts each got
+      // a custom plan, planned again on every request (0.3 ms, as much as running it).
+      const start = page.after ?? { createdAt: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+      const after = () => tx` and (s.created_at, s.id) < (${start.createdAt}::timestamp, ${start.id}::uuid)`;
       const limit = page.limit;
+      // Rows each owner can contribute at most: the page, the row that says there is more, and the offset.
+      const take = limit + 1 + (page.offset ?? 0);
+      // Each owner's rows come from stories_user_id_created_id_idx as an ordered index-only range read that
+      // stops after `take` entries (the caller's branch on its own, so the common case of no family costs
+      // one probe of family_members more); only the ids are merged, offset and cut before any JSON is built.
       const [row] = await tx<StoryListPage[]>`
         select coalesce(json_agg(x.obj order by x.n) filter (where x.n <= ${limit}), '[]')::text as stories,
                count(*)::int as total,
                (array_agg(x.cursor_ts) filter (where x.n = ${limit}))[1] as cursor_ts,
                (array_agg(x.id) filter (where x.n = ${limit}))[1] as last_id
           from (select page.*, row_number() over (order by page.created_at desc, page.id desc) as n
-                  -- The page's ids first, its JSON after: an offset skips rows before anything is built for them.
                   from (select s.id, s.created_at, to_char(s.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.US') as cursor_ts,
                                json_build_object(
                                  'id', s.id, 'userId', s.user_id,
@@ -117,8 +124,17 @@ export function createStoriesRepository(sql: Sql) {
                                  'responseType', s.response_type, 'createdAt', ${isoUtc(tx, 's.created_at')},
                                  'updatedAt', ${isoUtc(tx, 's.updated_at')}
                                ) as obj
-                          from (select s.id from stories s where ${ownerClause}${afterClause}
-                                 order by s.created_at desc, s.id desc limit ${limit}::int + 1${offset}) ids
+                          from (select u.id
+                                  from ((select s.id, s.created_at from stories s
+                                          where s.user_id = ${callerId}${after()}
+                                          order by s.created_at desc, s.id desc limit ${take}::int)
+                                        union all
+                                        (select o.id, o.created_at
+                                           from (${coMemberIds(tx, callerId)}) m
+                                           cross join lateral (select s.id, s.created_at from stories s
+                                                                where s.user_id = m.user_id${after()}
+                                                                order by s.created_at desc, s.id desc limit ${take}::int) o)) u
+                                 order by u.created_at desc, u.id desc limit ${limit}::int + 1 offset ${page.offset ?? 0}::int) ids
                           join stories s on s.id = ids.id) page) x`;
       return row;
     },

@@ -168,10 +168,9 @@ export function createStoriesService({ sql, access, publicBaseUrl }: { sql: Sql;
      * serialise them again.
      */
     async listJson(callerId: string, input: ListInput): Promise<string> {
-      const owners = await access.visibleOwners(callerId);
       const after = input.cursor ? decodeCursor(input.cursor) : null;
       const offset = !after && input.page ? input.page * input.limit : null;
-      const row = await repo.listPage(owners, { limit: input.limit, after, offset });
+      const row = await repo.listPage(callerId, { limit: input.limit, after, offset });
       const hasMore = (row?.total ?? 0) > input.limit;
       const nextCursor = hasMore && row?.cursor_ts && row.last_id ? encodeCursor(row.cursor_ts, row.last_id) : null;
       return `{"stories":${row?.stories ?? '[]'},"nextCursor":${JSON.stringify(nextCursor)},"hasMore":${hasMore}}`;

@@ -129,6 +129,43 @@ describe('GET /api/stories', () => {
     expect(bad.json().error).toContain('cursor');
     expect((await t.app.inject({ method: 'GET', url: '/api/stories?limit=101', headers: carol.headers })).statusCode).toBe(400);
   });
+
+  it("merges the caller's and active family members' stories into one order across cursor and page numbers", async () => {
+    const [dan, erin, fay, stranger] = [await signUp(t.app), await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    const group = await newFamily(t.database.sql, dan.userId, [
+      { userId: erin.userId, role: 'family_viewer' },
+      { userId: fay.userId, role: 'family_contributor' },
+    ]);
+    const base = Date.UTC(2023, 5, 1);
+    // Interleaved in time: dan, erin, fay, dan, erin, fay, ... (the stranger's are newer than all of them).
+    const owners = [dan, erin, fay];
+    const expected: string[] = [];
+    for (let i = 0; i < 12; i++) expected.unshift((await newStory(t.database.sql, owners[i % 3]!.userId, { title: `F${i}`, createdAt: new Date(base + i * 60000) })).id);
+    for (let i = 0; i < 3; i++) await newStory(t.database.sql, stranger.userId, { title: 'not family', createdAt: new Date(base + 3_600_000) });
+
+    const byCursor: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const body = (await t.app.inject({ method: 'GET', url: `/api/stories?limit=5${cursor ? `&cursor=${cursor}` : ''}`, headers: erin.headers })).json() as { stories: { id: string }[]; nextCursor: string | null };
+      byCursor.push(...body.stories.map((s) => s.id));
+      cursor = body.nextCursor;
+    } while (cursor);
+    expect(byCursor).toEqual(expected);
+    const byPage: string[] = [];
+    for (let page = 0; page < 3; page++) {
+      const body = (await t.app.inject({ method: 'GET', url: `/api/stories?limit=5&page=${page}`, headers: dan.headers })).json() as { stories: { id: string }[]; hasMore: boolean };
+      byPage.push(...body.stories.map((s) => s.id));
+      expect(body.hasMore).toBe(page < 2);
+    }
+    expect(byPage).toEqual(expected);
+
+    // A member removed from the group sees only their own stories from then on.
+    await t.database.sql`update family_members set status = 'removed', removed_at = now() where family_group_id = ${group.id} and user_id = ${fay.userId}`;
+    const fays = (await t.app.inject({ method: 'GET', url: '/api/stories?limit=100', headers: fay.headers })).json().stories.map((s: { id: string }) => s.id);
+    expect(fays).toEqual(expected.filter((_, i) => (11 - i) % 3 === 2));
+    const dans = (await t.app.inject({ method: 'GET', url: '/api/stories?limit=100', headers: dan.headers })).json().stories.map((s: { id: string }) => s.id);
+    expect(dans).toEqual(expected.filter((_, i) => (11 - i) % 3 !== 2));
+  });
 });
 
 describe('GET/PUT/DELETE /api/stories/[id]', () => {

@@ -1,0 +1,2 @@
+DROP INDEX "stories_user_id_created_idx";--> statement-breakpoint
+CREATE INDEX "stories_user_id_created_id_idx" ON "stories" USING btree ("user_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);
