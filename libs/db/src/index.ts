@@ -1,5 +1,3 @@
-// First: replaces postgres.js's queue module before anything below loads postgres.js (see the file).
-export * from './postgres-queue';
 export * from './client';
 export * from './migrate';
 export * from './embedded';
