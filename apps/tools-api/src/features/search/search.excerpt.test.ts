@@ -30,6 +30,14 @@ describe('excerptOf', () => {
     expect(new Set(all.filter((w) => w !== 'secret')).size).toBe(all.filter((w) => w !== 'secret').length);
   });
 
+  it('finds a match deep in a long text and keeps punctuation attached to its word', () => {
+    const body = `${words(8000)} ("Secret!" she said) ${words(20, 'v')}`;
+    const excerpt = excerptOf(body, ['secret']);
+    expect(excerpt).toContain('("Secret!"');
+    expect(excerpt.split(' ')).toHaveLength(30);
+    expect(excerpt).toContain('w7999');
+  });
+
   it('reaches back near the end of the text and starts at the text when nothing matches', () => {
     expect(excerptOf(`${words(50)} secret`, ['secret']).split(' ')).toHaveLength(30);
     expect(excerptOf(`${words(50)} secret`, ['secret']).endsWith('secret')).toBe(true);

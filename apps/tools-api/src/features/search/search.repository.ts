@@ -50,30 +50,49 @@ function matchesLexeme(word: string, lexeme: string): boolean {
   return lexeme.length >= 4 && word.length >= lexeme.length - 1 && word.length <= lexeme.length + 3 && word.startsWith(lexeme.slice(0, -1));
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Whitespace-separated tokens of `text` with their offsets. */
+const tokens = (text: string, offset: number): { word: string; start: number; end: number }[] =>
+  [...text.matchAll(/\S+/g)].map((m) => ({ word: m[0], start: offset + (m.index ?? 0), end: offset + (m.index ?? 0) + m[0].length }));
+/** Characters looked at on each side of a match: FRAGMENT_WORDS words of any sane length. */
+const REACH = 2_000;
+
 /**
  * A snippet of `body` around the words matching `lexemes`: up to MAX_FRAGMENTS windows of FRAGMENT_WORDS
  * words, each centred on a match, in text order, joined by " … "; the text's first words when nothing matches.
+ * The text is searched with one regular expression and cut only around the matches, so a long item (a
+ * 300-card deck is 50 KB) costs no more than a short one once its first matches are found.
  */
 export function excerptOf(body: string, lexemes: string[]): string {
-  const words = body.split(/\s+/).filter(Boolean);
-  const norm = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-  const hits: number[] = [];
-  for (let i = 0; i < words.length && hits.length < 50; i++) {
-    const w = norm(words[i]!);
-    if (w && lexemes.some((lx) => matchesLexeme(w, lx))) hits.push(i);
+  const stems = [...new Set(lexemes.flatMap((lx) => (lx.length >= 4 ? [lx, lx.slice(0, -1)] : lx ? [lx] : [])))];
+  const windows: string[] = [];
+  if (stems.length) {
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${stems.map(escapeRegExp).join('|')})`, 'giu');
+    let floor = 0;
+    for (let m = re.exec(body); m && windows.length < MAX_FRAGMENTS; m = re.exec(body)) {
+      const word = (/^[\p{L}\p{N}]+/u.exec(body.slice(m.index, m.index + 100))?.[0] ?? '').toLowerCase();
+      if (m.index < floor || !lexemes.some((lx) => matchesLexeme(word, lx))) continue;
+      // The whole whitespace-separated token the match is in ("(lighthouse," starts at its bracket).
+      let at = m.index;
+      while (at > floor && !/\s/.test(body[at - 1]!)) at--;
+      const after = tokens(body.slice(at, at + REACH), at).slice(0, FRAGMENT_WORDS);
+      const from = Math.max(floor, at - REACH);
+      let before = tokens(body.slice(from, at), from);
+      // A token cut by the reach is not a word of the text.
+      if (from > floor && before[0] && before[0].start === from && !/\s/.test(body[from - 1] ?? ' ')) before = before.slice(1);
+      const nAfter = Math.min(after.length, FRAGMENT_WORDS - Math.min(Math.floor(FRAGMENT_WORDS / 2), before.length));
+      const nBefore = Math.min(before.length, FRAGMENT_WORDS - nAfter);
+      const taken = [...before.slice(before.length - nBefore), ...after.slice(0, nAfter)];
+      windows.push(taken.map((t) => t.word).join(' '));
+      floor = taken[taken.length - 1]?.end ?? at + 1;
+      re.lastIndex = Math.max(re.lastIndex, floor);
+    }
   }
-  if (hits.length === 0) return words.slice(0, FRAGMENT_WORDS).join(' ');
-  const windows: [number, number][] = [];
-  for (const hit of hits) {
-    if (windows.length >= MAX_FRAGMENTS) break;
-    const last = windows[windows.length - 1];
-    if (last && hit < last[1]) continue;
-    const floor = last ? last[1] : 0;
-    const end = Math.min(words.length, Math.max(floor, hit - Math.floor(FRAGMENT_WORDS / 2)) + FRAGMENT_WORDS);
-    // Near the end of the text the window reaches back, never into the one before.
-    windows.push([Math.max(floor, end - FRAGMENT_WORDS), end]);
-  }
-  return windows.map(([a, b]) => words.slice(a, b).join(' ')).join(' … ');
+  if (windows.length) return windows.join(' … ');
+  return tokens(body.slice(0, REACH), 0)
+    .slice(0, FRAGMENT_WORDS)
+    .map((t) => t.word)
+    .join(' ');
 }
 
 const key = (tool: string, type: string) => `${tool}|${type}`;
@@ -82,7 +101,9 @@ type Row = Omit<HitRow, 'rank'> & { rank: number | null; popularity: number };
 
 /** Sort rows as the query asks (the same keys the SQL used before: rank, popularity, date; id last). */
 export function orderRows<T extends Row>(rows: T[], sort: SearchQuery['sort']): T[] {
-  const time = (r: T) => new Date(r.created_at).getTime();
+  // Each row's time parsed once, not at every comparison.
+  const times = new Map(rows.map((r) => [r, new Date(r.created_at).getTime()]));
+  const time = (r: T) => times.get(r) ?? 0;
   const byDate = (a: T, b: T) => time(b) - time(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   const cmp =
     sort === 'relevance'
