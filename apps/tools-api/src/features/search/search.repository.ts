@@ -52,8 +52,12 @@ function matchesLexeme(word: string, lexeme: string): boolean {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whitespace-separated tokens of `text` with their offsets. */
-const tokens = (text: string, offset: number): { word: string; start: number; end: number }[] =>
-  [...text.matchAll(/\S+/g)].map((m) => ({ word: m[0], start: offset + (m.index ?? 0), end: offset + (m.index ?? 0) + m[0].length }));
+function tokens(text: string, offset: number, max = Infinity): { word: string; start: number; end: number }[] {
+  const out: { word: string; start: number; end: number }[] = [];
+  const re = /\S+/g;
+  for (let m = re.exec(text); m && out.length < max; m = re.exec(text)) out.push({ word: m[0], start: offset + m.index, end: offset + m.index + m[0].length });
+  return out;
+}
 /** Characters looked at on each side of a match: FRAGMENT_WORDS words of any sane length. */
 const REACH = 2_000;
 
@@ -75,8 +79,10 @@ export function excerptOf(body: string, lexemes: string[]): string {
       // The whole whitespace-separated token the match is in ("(lighthouse," starts at its bracket).
       let at = m.index;
       while (at > floor && !/\s/.test(body[at - 1]!)) at--;
-      const after = tokens(body.slice(at, at + REACH), at).slice(0, FRAGMENT_WORDS);
-      const from = Math.max(floor, at - REACH);
+      const after = tokens(body.slice(at, at + REACH), at, FRAGMENT_WORDS);
+      // Enough text back for FRAGMENT_WORDS ordinary words; the whole reach only when they are long.
+      let from = Math.max(floor, at - 400);
+      if (from > floor && tokens(body.slice(from, at), from).length < FRAGMENT_WORDS) from = Math.max(floor, at - REACH);
       let before = tokens(body.slice(from, at), from);
       // A token cut by the reach is not a word of the text.
       if (from > floor && before[0] && before[0].start === from && !/\s/.test(body[from - 1] ?? ' ')) before = before.slice(1);
@@ -89,8 +95,7 @@ export function excerptOf(body: string, lexemes: string[]): string {
     }
   }
   if (windows.length) return windows.join(' … ');
-  return tokens(body.slice(0, REACH), 0)
-    .slice(0, FRAGMENT_WORDS)
+  return tokens(body.slice(0, REACH), 0, FRAGMENT_WORDS)
     .map((t) => t.word)
     .join(' ');
 }
