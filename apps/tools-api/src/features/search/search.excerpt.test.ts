@@ -1,5 +1,5 @@
 // The snippets of the PostgreSQL engine, made in JavaScript around the query's stemmed lexemes.
-import { excerptOf } from './search.repository';
+import { excerptOf, stringsOf } from './search.repository';
 
 const words = (n: number, prefix = 'w') => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
 
@@ -43,5 +43,9 @@ describe('excerptOf', () => {
     expect(excerptOf(`${words(50)} secret`, ['secret']).endsWith('secret')).toBe(true);
     expect(excerptOf(words(50), ['zeppelin'])).toBe(words(30));
     expect(excerptOf('', ['zeppelin'])).toBe('');
+  });
+
+  it('reads every string of a content json in order, not its keys or syntax', () => {
+    expect(stringsOf({ title: 'T', cards: [{ front: 'F1', back: 'B1', n: 3 }, { front: 'F2' }], flag: true, none: null })).toEqual(['T', 'F1', 'B1', 'F2']);
   });
 });

@@ -50,6 +50,14 @@ function matchesLexeme(word: string, lexeme: string): boolean {
   return lexeme.length >= 4 && word.length >= lexeme.length - 1 && word.length <= lexeme.length + 3 && word.startsWith(lexeme.slice(0, -1));
 }
 
+/** Every string inside a json value, in document order (keys left out). */
+export function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringsOf(v, out);
+  return out;
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whitespace-separated tokens of `text` with their offsets. */
 function tokens(text: string, offset: number, max = Infinity): { word: string; start: number; end: number }[] {
@@ -208,14 +216,14 @@ export function createSearchRepository(sql: postgres.Sql): SearchEngine {
       if (r.type === 'responses') responseIds.push(r.id);
       else byTool.set(r.tool, [...(byTool.get(r.tool) ?? []), r.id]);
     }
+    // The content json comes as it is and its strings are gathered here: jsonb_path_query's recursive
+    // walk cost as much database time as the whole search sample.
     const parts: Fragment[] = [...byTool.entries()].map(
-      ([tool, ids]) => sql`(select c.id, coalesce(c.seo_description, '') || ' ' ||
-                                  coalesce((select string_agg(v #>> '{}', ' ') from jsonb_path_query(c.content, 'strict $.** ? (@.type() == "string")') v), '') as body
-                           from ${sql(toolTableName(tool))} c where c.id in ${sql(ids)})`,
+      ([tool, ids]) => sql`(select c.id, coalesce(c.seo_description, '') as body, c.content from ${sql(toolTableName(tool))} c where c.id in ${sql(ids)})`,
     );
-    if (responseIds.length) parts.push(sql`(select r.id, r.content as body from tools_responses r where r.id in ${sql(responseIds)})`);
-    const [found, stats] = await Promise.all([sql<{ id: string; body: string }[]>`select e.id, e.body from (${unionAll(parts)}) e`, queryStats(q)]);
-    return new Map(found.map((f) => [f.id, excerptOf(f.body, stats.lexemes)]));
+    if (responseIds.length) parts.push(sql`(select r.id, r.content as body, null::jsonb as content from tools_responses r where r.id in ${sql(responseIds)})`);
+    const [found, stats] = await Promise.all([sql<{ id: string; body: string; content: unknown }[]>`select e.id, e.body, e.content from (${unionAll(parts)}) e`, queryStats(q)]);
+    return new Map(found.map((f) => [f.id, excerptOf(f.content === null ? f.body : [f.body, ...stringsOf(f.content)].join(' '), stats.lexemes)]));
   }
 
   return {
