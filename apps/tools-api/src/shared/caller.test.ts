@@ -1,7 +1,7 @@
 // Visitor sessions: rows upserted per request, 24-hour anonymous expiry, 30 days for signed-in sessions,
 // the account known only from a valid Bearer token, expired sessions refused.
 import { buildTestApp, generate, newSessionId, sessionFor, type TestContext } from '../test/helper';
-import { ipPrefixOf } from './caller';
+import { ipPrefixOf, SESSION_TOUCH_MS } from './caller';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -22,6 +22,19 @@ it('creates an anonymous session for 24 hours with the address prefix and user a
   await generate(t, 'memory-prompts', {}, { sessionId });
   const [again] = await t.database.sql`select expires_at from tools_sessions where id = ${sessionId}`;
   expect(hoursLeft(again!['expires_at'])).toBeLessThan(2.1);
+});
+
+it(`writes a session row once per ${SESSION_TOUCH_MS / 1000} s per process, not on every request`, async () => {
+  const { sessionId } = await generate(t, 'memory-prompts', {});
+  await t.database.sql`update tools_sessions set last_seen_at = '2026-01-01T00:00:00Z' where id = ${sessionId}`;
+  await generate(t, 'memory-prompts', {}, { sessionId });
+  const [kept] = await t.database.sql`select last_seen_at = '2026-01-01T00:00:00Z' as untouched from tools_sessions where id = ${sessionId}`;
+  expect(kept?.['untouched']).toBe(true);
+  // A token on the session is news: written at once.
+  const user = await sessionFor(t);
+  await generate(t, 'memory-prompts', {}, { sessionId, headers: user.headers });
+  const [row] = await t.database.sql`select user_id, last_seen_at > now() - interval '1 minute' as touched from tools_sessions where id = ${sessionId}`;
+  expect(row).toEqual({ user_id: user.userId, touched: true });
 });
 
 it('links a session to the account of a valid token and keeps it 30 days past its last activity', async () => {

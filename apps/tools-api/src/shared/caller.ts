@@ -54,9 +54,38 @@ const ipHashOf = (ip: string, key: string) => createHmac('sha256', key).update(i
 
 const roleOf = (role: string | undefined): ToolsRole | null => (role === 'user' || role === 'support' || role === 'admin' ? role : role ? 'user' : null);
 
+/**
+ * A session's row is written at most once per SESSION_TOUCH_MS per process: every request of a visitor
+ * used to update the same tools_sessions row (one more statement and commit per request, and a hot row for
+ * a visitor's concurrent requests). last_seen_at, the address prefix and the user agent are therefore up to
+ * this old; the expiry of an anonymous session is fixed at its start, and a signed-in one's moves by as much.
+ * A different account on the session, or an expiry passed, always writes.
+ */
+export const SESSION_TOUCH_MS = 60_000;
+const SESSIONS_REMEMBERED = 20_000;
+
+interface TouchedSession {
+  userId: string | null;
+  touchedAt: number;
+  expiresAt: number;
+}
+
+const touchedBy = new WeakMap<postgres.Sql, Map<string, TouchedSession>>();
+
 /** Keep the caller's session row alive, or refuse an expired session (SESSION_EXPIRED). */
 async function touchSession(sql: postgres.Sql, caller: ToolsCaller): Promise<void> {
-  if (!(await upsertToolsSession(sql, caller))) throw toolsError.sessionExpired();
+  let touched = touchedBy.get(sql);
+  if (!touched) touchedBy.set(sql, (touched = new Map()));
+  const now = Date.now();
+  const known = touched.get(caller.sessionId);
+  if (known && known.userId === caller.userId && now - known.touchedAt < SESSION_TOUCH_MS && now < known.expiresAt) return;
+  const { alive, expiresAt } = await upsertToolsSession(sql, caller);
+  if (!alive || !expiresAt) {
+    touched.delete(caller.sessionId);
+    throw toolsError.sessionExpired();
+  }
+  if (!known && touched.size >= SESSIONS_REMEMBERED) touched.delete(touched.keys().next().value as string);
+  touched.set(caller.sessionId, { userId: caller.userId, touchedAt: now, expiresAt: expiresAt.getTime() });
 }
 
 async function resolve(request: FastifyRequest, deps: ToolsSessionDeps, sessionId: string): Promise<ToolsCaller> {

@@ -49,27 +49,42 @@ interface Count {
   resetTime: number;
 }
 
-async function consume(sql: Sql, w: Window): Promise<Count> {
-  const resetTime = Math.floor(w.windowEnd.getTime() / 1000);
-  // The WHERE on the conflict branch makes the check and the increment one atomic step under the row lock.
-  const rows = await sql<{ count: number }[]>`
-    insert into tools_rate_limits (key, scope, tool, window_start, count)
-    values (${w.key}, ${w.scope}, ${w.tool}, ${w.windowStart.toISOString()}, 1)
+const sameWindow = (a: Pick<Window, 'key' | 'scope' | 'tool'>, b: Pick<Window, 'key' | 'scope' | 'tool'>) => a.key === b.key && a.scope === b.scope && a.tool === b.tool;
+
+/**
+ * Take one use of every window in one statement (one round trip, one commit): a multi-row upsert whose
+ * conflict branch refuses, under each row's lock, the increment of a window at its max. Returns the counts
+ * of the windows that took the use; a window missing from the answer refused it.
+ */
+async function consumeAll(sql: Sql, windows: Window[]): Promise<{ w: Window; current: number }[]> {
+  if (windows.length === 0) return [];
+  const values = windows
+    .map((w) => sql`(${w.key}, ${w.scope}, ${w.tool}, ${w.windowStart.toISOString()}::timestamptz, 1)`)
+    .reduce((acc, v) => sql`${acc}, ${v}`);
+  const maxOf = windows.reduce(
+    (acc, w) => sql`${acc} when tools_rate_limits.key = ${w.key} and tools_rate_limits.scope = ${w.scope} and tools_rate_limits.tool = ${w.tool} then ${w.max}::int`,
+    sql``,
+  );
+  const taken = await sql<{ key: string; scope: RateLimitScope; tool: string; count: number }[]>`
+    insert into tools_rate_limits (key, scope, tool, window_start, count) values ${values}
     on conflict (key, scope, tool, window_start) do update
       set count = tools_rate_limits.count + 1, updated_at = now()
-      where tools_rate_limits.count < ${w.max}
-    returning count`;
-  if (rows[0]) return { allowed: true, current: rows[0].count, resetTime };
-  const [row] = await sql<{ count: number }[]>`
-    select count from tools_rate_limits where key = ${w.key} and scope = ${w.scope} and tool = ${w.tool} and window_start = ${w.windowStart.toISOString()}`;
-  return { allowed: false, current: row?.count ?? w.max, resetTime };
+      where tools_rate_limits.count < (case ${maxOf} end)
+    returning key, scope, tool, count`;
+  return windows.flatMap((w) => {
+    const row = taken.find((t: { key: string; scope: RateLimitScope; tool: string }) => sameWindow(t, w));
+    return row ? [{ w, current: row.count }] : [];
+  });
 }
 
-/** Give one use back (the request it was taken for failed before producing anything). */
-async function refund(sql: Sql, w: Window): Promise<void> {
-  await sql`
-    update tools_rate_limits set count = count - 1, updated_at = now()
-    where key = ${w.key} and scope = ${w.scope} and tool = ${w.tool} and window_start = ${w.windowStart.toISOString()} and count > 0`;
+/** Give one use back in each window (the request it was taken for failed before producing anything). */
+async function refund(sql: Sql, windows: Window[]): Promise<void> {
+  if (windows.length === 0) return;
+  const match = windows.reduce<postgres.PendingQuery<postgres.Row[]> | null>((acc, w) => {
+    const one = sql`(key = ${w.key} and scope = ${w.scope} and tool = ${w.tool} and window_start = ${w.windowStart.toISOString()})`;
+    return acc ? sql`${acc} or ${one}` : one;
+  }, null);
+  await sql`update tools_rate_limits set count = count - 1, updated_at = now() where (${match!}) and count > 0`;
 }
 
 /** A refused check, for the caller's record of who hits limits (tools_rate_limit_hits). */
@@ -89,8 +104,8 @@ export interface CountersTaken {
 }
 
 /**
- * Consume every check in one transaction: all pass or none is counted. A refusal is handed to `onRefused`
- * (outside the transaction, so the record survives) and thrown as the 429 of spec 002.
+ * Consume every check: all pass or none is counted. A refusal is handed to `onRefused` and thrown as the
+ * 429 of spec 002.
  */
 export async function consumeCounters(
   sql: postgres.Sql,
@@ -102,37 +117,36 @@ export async function consumeCounters(
     if (limit.store !== 'postgres' || !limit.counter || limit.counter === 'rows') throw new Error(`Limit "${limit.name}" is not a counter`);
     return { scope: limit.counter, key, tool: tool ?? '*', max: scaledMax(limit, options.scale), ...windowOf(limit.counter, now) };
   });
-  class Refused extends Error {
-    constructor(readonly window: Window, readonly count: Count) {
-      super('refused');
-    }
+  // One statement takes every use. When a window refuses, the uses the others took in that statement are
+  // given straight back, so all pass or none stays counted (as one transaction would, without holding the
+  // hot rows' locks across several round trips: every generation of a visitor touches the same rows).
+  const distinct = windows.every((w, i) => windows.findIndex((o) => sameWindow(o, w)) === i);
+  if (!distinct) throw new Error('consumeCounters: the same window twice in one call');
+  const taken = await consumeAll(sql, windows);
+  const refused = windows.find((w) => !taken.some((t) => t.w === w));
+  if (refused) {
+    await refund(
+      sql,
+      taken.map((t) => t.w),
+    );
+    const [row] = await sql<{ count: number }[]>`
+      select count from tools_rate_limits where key = ${refused.key} and scope = ${refused.scope} and tool = ${refused.tool} and window_start = ${refused.windowStart.toISOString()}`;
+    const count: Count = { allowed: false, current: row?.count ?? refused.max, resetTime: Math.floor(refused.windowEnd.getTime() / 1000) };
+    await options.onRefused?.({ scope: refused.scope, key: refused.key, tool: refused.tool, limit: refused.max, current: count.current });
+    throw counterRefusal({ currentUsage: count.current, limit: refused.max, resetTime: count.resetTime, scope: refused.scope });
   }
-  try {
-    const counts = await sql.begin(async (tx) => {
-      const out: { w: Window; count: Count }[] = [];
-      for (const w of windows) {
-        const count = await consume(tx, w);
-        if (!count.allowed) throw new Refused(w, count);
-        out.push({ w, count });
-      }
-      return out;
-    });
-    const tightest = counts.reduce<(typeof counts)[number] | undefined>((best, c) => (!best || c.w.max - c.count.current < best.w.max - best.count.current ? c : best), undefined);
-    const rateLimit: RateLimitState = tightest
-      ? { limit: tightest.w.max, remaining: Math.max(0, tightest.w.max - tightest.count.current), resetTime: tightest.count.resetTime }
-      : { limit: 0, remaining: 0, resetTime: Math.floor(now.getTime() / 1000) };
-    return {
-      rateLimit,
-      refund: async () => {
-        for (const { w } of counts) await refund(sql, w);
-      },
-    };
-  } catch (err) {
-    if (!(err instanceof Refused)) throw err;
-    const { window: w, count } = err;
-    await options.onRefused?.({ scope: w.scope, key: w.key, tool: w.tool, limit: w.max, current: count.current });
-    throw counterRefusal({ currentUsage: count.current, limit: w.max, resetTime: count.resetTime, scope: w.scope });
-  }
+  const tightest = taken.reduce<(typeof taken)[number] | undefined>((best, c) => (!best || c.w.max - c.current < best.w.max - best.current ? c : best), undefined);
+  const rateLimit: RateLimitState = tightest
+    ? { limit: tightest.w.max, remaining: Math.max(0, tightest.w.max - tightest.current), resetTime: Math.floor(tightest.w.windowEnd.getTime() / 1000) }
+    : { limit: 0, remaining: 0, resetTime: Math.floor(now.getTime() / 1000) };
+  return {
+    rateLimit,
+    refund: () =>
+      refund(
+        sql,
+        taken.map((t) => t.w),
+      ),
+  };
 }
 
 export interface CountedLimit {

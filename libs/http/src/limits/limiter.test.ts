@@ -108,6 +108,24 @@ describe('postgres store: tools_rate_limits counters', () => {
     expect((await consumeCounters(t.sql, [{ ...hourly, key: `sess:${randomUUID()}` }], { scale: 10, now })).rateLimit).toMatchObject({ limit: 50, remaining: 49 });
   });
 
+  it('never lets concurrent requests past the max, and a refused one leaves the other windows as they were', async () => {
+    const key = `sess:${randomUUID()}`;
+    const ip = `ip:${randomUUID()}`;
+    const checks = [
+      { limit: toolsGenerateLimit('anonymous'), key },
+      { limit: toolsGenerateLimit('anonymous'), key: ip },
+    ];
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => consumeCounters(t.sql, checks, { scale: 1, now })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(7).fill('RATE_LIMIT_EXCEEDED'));
+    const counts = await t.sql<{ key: string; count: number }[]>`select key, count from tools_rate_limits where key in (${key}, ${ip}) order by key`;
+    expect(counts.map((c) => c.count)).toEqual([5, 5]);
+    // The address is full through another session: the new session's window is not charged for the refusal.
+    const other = `sess:${randomUUID()}`;
+    await expect(consumeCounters(t.sql, [{ ...checks[0]!, key: other }, checks[1]!], { scale: 1, now })).rejects.toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+    expect((await t.sql<{ count: number }[]>`select count from tools_rate_limits where key = ${other}`)[0]?.count).toBe(0);
+  });
+
   it('renders a counter refusal in the tools envelope with Retry-After', async () => {
     const key = `sess:${randomUUID()}`;
     const app = await server(toolsErrorRenderer, (a) =>

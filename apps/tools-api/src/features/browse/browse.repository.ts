@@ -17,7 +17,13 @@ export interface ViewEvent {
   userAgent: string | null;
 }
 
+/** How long a list's row estimate (past the counted cap) is reused, and how many lists' estimates are kept. */
+export const ESTIMATE_TTL_MS = 60_000;
+const ESTIMATES_KEPT = 1_000;
+
 export function createBrowseRepository(sql: postgres.Sql) {
+  /** Per tool and filter: the planner's estimate and the largest cap a count reached, both at most ESTIMATE_TTL_MS old. */
+  const estimates = new Map<string, { at: number; rows: number; atLeast: number }>();
   const columns = (tool: ToolRoute) => sql`
     t.id, t.share_code, t.title, t.content, t.seo_title, t.seo_description, t.keywords, t.view_count, t.share_count, t.export_count,
     (select count(*)::int from tools_responses r where r.tool = ${tool} and r.prompt_id = t.id and r.deleted_at is null) as response_count,
@@ -47,18 +53,39 @@ export function createBrowseRepository(sql: postgres.Sql) {
       // Counting every public row of a large tool costs a full scan (100 ms at 70k rows): count up to a cap
       // that covers the pages near this one, and past it use the planner's estimate. One extra row fetched
       // makes hasNext exact either way. Each sort has a partial index of listed rows in exactly this order
-      // (schema tools-content.ts), so page 1 reads about limit rows.
+      // (schema tools-content.ts), so page 1 reads about limit rows. The capped count rides along in the
+      // page's own statement (one round trip; a page past the end counts on its own). The estimate, and
+      // that a count reached its cap, are reused for ESTIMATE_TTL_MS per tool and filter (an estimate moves
+      // with ANALYZE, not with each request): a list known to be past this page's cap is not counted again.
       const cap = Math.max(200, offset + q.limit * 10);
-      const [rows, counted] = await Promise.all([
-        sql<ContentRow[]>`select ${columns(tool)} from ${table} t where ${where} order by ${order}, t.id desc limit ${q.limit + 1} offset ${offset}`,
-        sql<{ total: number }[]>`select count(*)::int as total from (select 1 from ${table} t where ${where} limit ${cap}) capped`,
-      ]);
-      const hasNext = rows.length > q.limit;
-      let total = counted[0]?.total ?? 0;
-      if (total >= cap) {
-        const [plan] = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>`explain (format json) select 1 from ${table} t where ${where}`;
-        total = Math.max(total, Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0));
+      const estimateKey = JSON.stringify([tool, q.isPublic, q.featured, q.category, q.search, !!q.sessionId, !!q.userId]);
+      const known = estimates.get(estimateKey);
+      const fresh = known && known.at > Date.now() - ESTIMATE_TTL_MS ? known : undefined;
+      const page = (extra: postgres.PendingQuery<postgres.Row[]>) =>
+        sql<(ContentRow & { capped_total?: number })[]>`
+          select ${columns(tool)} ${extra} from ${table} t where ${where} order by ${order}, t.id desc limit ${q.limit + 1} offset ${offset}`;
+      let rows: (ContentRow & { capped_total?: number })[];
+      let total: number;
+      if (fresh && fresh.atLeast >= cap) {
+        // Counted past this cap within the minute: the list is estimated anyway, so the page is the only statement.
+        rows = await page(sql``);
+        total = Math.max(cap, fresh.rows);
+      } else {
+        const capped = sql`(select count(*)::int from (select 1 from ${table} t where ${where} limit ${cap}) capped)`;
+        rows = await page(sql`, ${capped} as capped_total`);
+        total = rows[0] ? (rows[0].capped_total ?? 0) : ((await sql<{ total: number }[]>`select ${capped} as total`)[0]?.total ?? 0);
+        if (total >= cap) {
+          let estimate = fresh?.rows;
+          if (estimate === undefined) {
+            const [plan] = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>`explain (format json) select 1 from ${table} t where ${where}`;
+            estimate = Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
+          }
+          if (!known && estimates.size >= ESTIMATES_KEPT) estimates.delete(estimates.keys().next().value as string);
+          estimates.set(estimateKey, { at: fresh?.at ?? Date.now(), rows: estimate, atLeast: Math.max(cap, fresh?.atLeast ?? 0) });
+          total = Math.max(total, estimate);
+        }
       }
+      const hasNext = rows.length > q.limit;
       // The estimate must agree with what this page saw.
       if (rows.length) total = Math.max(total, offset + Math.min(rows.length, q.limit) + (hasNext ? 1 : 0));
       return { rows, total };

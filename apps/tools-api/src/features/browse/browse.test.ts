@@ -1,6 +1,7 @@
 // Browse and get: visibility (public, own session, own account), paging meta, sorts, filters, full-text
 // search, limit errors naming the field, expired and deleted rows hidden, view counting.
 import { buildTestApp, generate, newSessionId, sessionFor, type TestContext } from '../../test/helper';
+import { ESTIMATE_TTL_MS } from './browse.repository';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -137,5 +138,20 @@ describe('large lists', () => {
     const beyond = (await get('/api/comedy-prompts?limit=100&page=16')).json();
     expect(beyond.data).toHaveLength(0);
     expect(beyond.meta.pagination).toMatchObject({ total: 1500, hasNext: false });
+  });
+
+  it(`reuses for ${ESTIMATE_TTL_MS / 1000} s that a list counted past the cap, and counts again for a page beyond it`, async () => {
+    await t.database.sql`insert into tools_first_lines (share_code, session_id, is_public, title, content, created_at)
+      select 'fl_bulk' || g, 'sess_1700000000_abcdef', true, 'Line ' || g, jsonb_build_object('line', 'Line ' || g), now() - (g || ' seconds')::interval
+      from generate_series(1, 1200) g`;
+    await t.database.sql`analyze tools_first_lines`;
+    expect((await get('/api/first-line-generator?limit=50')).json().meta.pagination.total).toBeGreaterThan(1000);
+    // 1,000 rows go: page 1 is not counted again within the minute (still the estimate), but page 11's cap
+    // (1,000) is past the 500 counted before, so it counts and sees the 200 left.
+    await t.database.sql`update tools_first_lines set deleted_at = now() where share_code like 'fl_bulk%' and substring(share_code from 8)::int > 200`;
+    expect((await get('/api/first-line-generator?limit=50')).json().meta.pagination.total).toBeGreaterThan(1000);
+    const far = (await get('/api/first-line-generator?limit=50&page=11')).json();
+    expect(far.data).toHaveLength(0);
+    expect(far.meta.pagination.total).toBe(200);
   });
 });
