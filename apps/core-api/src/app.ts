@@ -26,7 +26,7 @@ import { registerFlags } from '@story/flags';
 import { flagsRoutes } from './features/flags/flags.routes';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
-import { createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
+import { closeSharedProcessSpawner, createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
 import { coreErrorRenderer, createServiceApp, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
@@ -73,6 +73,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     deps.providers ??
     createProviders(config, { db, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
   app.addHook('onClose', async () => providers.email.close());
+  // The helper that spawns ffmpeg/ffprobe for recording jobs (jobs stop in preClose, before this runs).
+  app.addHook('onClose', async () => closeSharedProcessSpawner());
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });

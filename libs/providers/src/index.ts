@@ -10,4 +10,5 @@ export * from './speech-to-text';
 export * from './text-to-speech';
 export * from './providers';
 export * from './media-binaries';
+export * from './process-spawner';
 export * from './text';

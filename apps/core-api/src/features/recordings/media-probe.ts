@@ -2,9 +2,8 @@
 // the bytes (file-type), never only from what the client declared; duration and peaks come from ffprobe/ffmpeg
 // (the builds shipped in npm, or FFPROBE_PATH/FFMPEG_PATH: @story/providers media-binaries) reading a file on
 // disk (MP4 and M4A keep their index at the end, which a pipe cannot seek to).
-import { spawn } from 'node:child_process';
 import FileType from 'file-type';
-import { ffmpegPath, ffprobePath } from '@story/providers';
+import { ffmpegPath, ffprobePath, sharedProcessSpawner } from '@story/providers';
 
 export type MediaKind = 'audio' | 'video';
 
@@ -52,19 +51,16 @@ export interface ProbeResult {
 
 const OUTPUT_LIMIT = 64 * 1024;
 
-/** Run a command; stdout goes to `onStdout` when given, else its tail (64 KB) is returned. Killed on timeout or abort. */
-function run(cmd: string, args: string[], options: { onStdout?: (chunk: Buffer) => void; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    const kill = () => child.kill('SIGKILL');
-    const timer = setTimeout(kill, options.timeoutMs ?? 120_000);
-    options.signal?.addEventListener('abort', kill, { once: true });
-    const finish = () => (clearTimeout(timer), options.signal?.removeEventListener('abort', kill));
-    child.stdout.on('data', (chunk: Buffer) => (options.onStdout ? options.onStdout(chunk) : (out = (out + chunk.toString()).slice(-OUTPUT_LIMIT))));
-    child.on('error', (e) => (finish(), reject(e)));
-    child.on('close', (code) => (finish(), resolve({ code: code ?? -1, stdout: out })));
-  });
+/**
+ * Run a command; stdout goes to `onStdout` when given, else its tail (64 KB) is returned. Killed on timeout or
+ * abort. Spawned by the shared process spawner (@story/providers), so a large heap here does not stall the
+ * event loop while the program forks.
+ */
+async function run(cmd: string, args: string[], options: { onStdout?: (chunk: Buffer) => void; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<{ code: number; stdout: string }> {
+  let out = '';
+  const onStdout = options.onStdout ?? ((chunk: Buffer) => (out = (out + chunk.toString()).slice(-OUTPUT_LIMIT)));
+  const { code } = await sharedProcessSpawner().run(cmd, args, { onStdout, timeoutMs: options.timeoutMs, signal: options.signal });
+  return { code, stdout: out };
 }
 
 /** Decode the whole file and read how far ffmpeg got: for containers that state no duration (MediaRecorder's WebM). */
