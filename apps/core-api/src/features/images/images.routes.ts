@@ -4,7 +4,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { AppError, assertStorableFields, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
+import { AppError, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
+import { readMultipartFile } from '../multipart-file';
 import { IMAGE_MAX_BYTES, type ImagesService } from './images.service';
 
 const tags = ['images'];
@@ -139,24 +140,7 @@ export const imageUploadRoutes =
           if (provider === 'none') throw new AppError('unavailable', 'Storage is not configured, so images cannot be uploaded', { extra: { status: 'upload_failed' } });
           throw badRequest(`storage_provider must be ${provider}, the storage this service uses`, { field: 'storage_provider' });
         }
-        if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the image as multipart/form-data with a file field');
-        let file: { bytes: Buffer; fileName: string } | undefined;
-        const fields: Record<string, string> = {};
-        try {
-          for await (const part of req.parts()) {
-            if (part.type === 'file') {
-              if (part.fieldname !== 'file' || file) {
-                part.file.resume();
-                continue;
-              }
-              file = { bytes: await part.toBuffer(), fileName: part.filename || 'image' };
-            } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-          }
-        } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', TOO_LARGE, { field: 'file' });
-          throw err;
-        }
-        assertStorableFields(fields);
+        const { file, fields } = await readMultipartFile(req, 'image', TOO_LARGE);
         const parsed = uploadFields.safeParse(fields);
         if (!parsed.success) {
           const field = String(parsed.error.issues[0]?.path[0] ?? 'body');

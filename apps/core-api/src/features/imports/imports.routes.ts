@@ -4,7 +4,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { AppError, assertStorableFields, badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { readMultipartFile } from '../multipart-file';
 import { storyView } from '../stories/stories.schemas';
 import type { ImportRow } from './imports.repository';
 import type { ImportsService } from './imports.service';
@@ -137,24 +138,7 @@ export const importsRoutes =
         },
       },
       async (req, reply) => {
-        if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the document as multipart/form-data with a file field');
-        let file: { bytes: Buffer; fileName: string } | undefined;
-        const fields: Record<string, string> = {};
-        try {
-          for await (const part of req.parts()) {
-            if (part.type === 'file') {
-              if (part.fieldname !== 'file' || file) {
-                part.file.resume();
-                continue;
-              }
-              file = { bytes: await part.toBuffer(), fileName: part.filename || 'document' };
-            } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-          }
-        } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', TOO_LARGE, { field: 'file' });
-          throw err;
-        }
-        assertStorableFields(fields);
+        const { file, fields } = await readMultipartFile(req, 'document', TOO_LARGE);
         if (!file) throw badRequest('file is required: send the document in the multipart field file', { field: 'file' });
         const title = fields['title']?.trim().slice(0, 200);
         return reply.status(201).send(toView(await imports.createUpload(callerOf(req).userId, file, title)));
