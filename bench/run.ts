@@ -1,6 +1,7 @@
 // `npm run bench`: core-api under autocannon next to two bare-Fastify baselines started in the same run,
 // so its figures read as ratios on a shared, noisy machine. See bench/README.md.
 import { mkdtempSync, rmSync } from 'node:fs';
+import postgres from 'postgres';
 import os from 'node:os';
 import path from 'node:path';
 import { runAll } from './all';
@@ -8,6 +9,7 @@ import { BenchUsageError, checkDatabaseReachable, parseBenchArgs } from './lib/a
 import { Cleanup, runBench } from './lib/cleanup';
 import { buildCoreApi, CAMPAIGNS, coreApiEnv, seed, startCoreApi, verifyCampaignList, type CoreApi } from './lib/core-api';
 import { prepareDatabase } from './lib/database';
+import { cpuPerRequest, type CpuSplit } from './lib/cpu';
 import { measure, type LoadOptions, type Measurement, type Target } from './lib/load';
 import { freePort, startTs, waitForOk, type Service } from './lib/processes';
 import { buildReport, CAMPAIGNS_TARGET, formatReport, HEALTH_TARGET, HELLO, median, PK_SELECT, writeJson, type StartTimes } from './lib/report';
@@ -88,10 +90,19 @@ async function main(cleanup: Cleanup): Promise<number> {
     { name: CAMPAIGNS_TARGET, url: `${coreUrl}/api/campaigns`, headers: { authorization: `Bearer ${accessToken}` } },
   ];
   const measurements: Measurement[] = [];
+  // Where each target's CPU goes (its server's process group, the bench database's backends), per request.
+  const serverOf: Record<string, Service> = { [HELLO]: hello, [PK_SELECT]: pk, [HEALTH_TARGET]: core.service, [CAMPAIGNS_TARGET]: core.service };
+  const cpu: Record<string, CpuSplit> = {};
+  const admin = postgres(db.url, { max: 1, onnotice: () => undefined });
+  cleanup.add('close the CPU sampling connection', () => admin.end({ timeout: 5 }));
   for (const target of targets) {
     cleanup.assertRunning();
     say(`${target.name}: ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s, ${load.connections} connections`);
-    measurements.push(await measure(target, load));
+    measurements.push(
+      await measure(target, load, async (run) => {
+        cpu[target.name] = await cpuPerRequest(serverOf[target.name]?.child.pid, admin, db.name, run);
+      }),
+    );
     const crashed = [core.service, hello, pk].map((s) => s.crash()).find(Boolean);
     if (crashed) throw new Error(crashed);
   }
@@ -106,12 +117,18 @@ async function main(cleanup: Cleanup): Promise<number> {
 
   const report = buildReport(measurements, startTimes);
   process.stdout.write(`\n${formatReport(report)}\n`);
+  process.stdout.write(
+    `\n(info) CPU per request over the measured run, from /proc: the server's process group + the bench database's PostgreSQL backends\n${Object.entries(cpu)
+      .map(([name, c]) => `  ${name.padEnd(30)} server ${c.serverUs.toFixed(0).padStart(5)} µs + PostgreSQL ${c.postgresUs.toFixed(0).padStart(5)} µs`)
+      .join('\n')}\n`,
+  );
   writeJson(RESULTS_FILE, {
     finishedAt: new Date().toISOString(),
     machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
     database: db.server,
     load,
     ...report,
+    cpuPerRequestUs: cpu,
     coreApiLogLines: core.service.output.length,
     failures,
   });

@@ -29,9 +29,21 @@ export interface Measurement {
   errors: number;
 }
 
-export async function measure(target: Target, options: LoadOptions): Promise<Measurement> {
+/**
+ * `around` wraps the measured run only (not the warm-up): it gets a function that runs it and answers its
+ * request count, e.g. to sample CPU before and after (lib/cpu.ts).
+ */
+export async function measure(target: Target, options: LoadOptions, around?: (measured: () => Promise<number>) => Promise<unknown>): Promise<Measurement> {
   const warmup = await run(target, options.connections, options.warmupSeconds);
-  const result = await run(target, options.connections, options.durationSeconds);
+  const got: { result?: autocannon.Result } = {};
+  const measured = async () => {
+    got.result = await run(target, options.connections, options.durationSeconds);
+    return got.result.requests.total;
+  };
+  if (around) await around(measured);
+  else await measured();
+  const result = got.result;
+  if (!result) throw new Error(`${target.name}: the measured run did not run`);
   return {
     target: target.name,
     url: target.url,

@@ -81,6 +81,12 @@ export const books = pgTable(
     language: text('language').notNull().default('en'),
     kdpEnrolled: boolean('kdp_enrolled').notNull().default(false),
     kdpSelect: boolean('kdp_select').notNull().default(false),
+    /**
+     * This book as one summary of GET /api/books (JSON text: the Book without its chapters array, with
+     * chapter_count), written by a BEFORE trigger from the row itself (migration 0023), so the list joins
+     * stored texts instead of building fifty objects per request. Never set by hand.
+     */
+    summaryJson: text('summary_json'),
     createdAt: createdAtNoTz(),
     updatedAt: updatedAtNoTz(),
   },

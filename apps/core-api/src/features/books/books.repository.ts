@@ -43,27 +43,21 @@ export function createBooksRepository(sql: Sql) {
     },
 
     /**
-     * {books: the caller's, familyBooks: the other owners'} as JSON text built by PostgreSQL, each book a
-     * summary: `chapter_count` instead of the chapters array (story_ids keeps the order), which the single-book
-     * route answers. 50 books of 40 chapters came to 376 KB with the chapters and 90 KB without. The owners
-     * are the caller and every account sharing an active family group with them, read by the same statement
-     * (coMemberIds, an init plan whose array drives books_user_id_created_idx), not by a round trip before it.
+     * {books: the caller's, familyBooks: the other owners'} as JSON text, each book a summary: `chapter_count`
+     * instead of the chapters array (story_ids keeps the order), which the single-book route answers. 50
+     * books of 40 chapters came to 376 KB with the chapters and 90 KB without. Each summary is the row's stored
+     * summary_json (written by a trigger from the row, migration 0023), so PostgreSQL only joins texts. The
+     * owners are the caller and every account sharing an active family group with them, read by the same
+     * statement (coMemberIds, an init plan whose array drives books_user_id_created_idx), not by a round trip
+     * before it.
      */
     async listJson(callerId: string, tx: SqlOrTx = sql): Promise<string> {
       const row = one(
         await tx<{ body: string }[]>`
-        select json_build_object(
-                 'books', coalesce(json_agg(x.obj order by x.created_at desc, x.id desc) filter (where x.user_id = ${callerId}), '[]'::json),
-                 'familyBooks', coalesce(json_agg(x.obj order by x.created_at desc, x.id desc) filter (where x.user_id <> ${callerId}), '[]'::json)
-               )::text as body
-          from (select b.id, b.user_id, b.created_at, json_build_object(
-                  'id', b.id, 'user_id', b.user_id, 'title', b.title, 'subtitle', b.subtitle, 'author_name', b.author_name,
-                  'book_type', b.book_type, 'status', b.status, 'story_ids', b.story_ids, 'word_count', b.word_count, 'chapter_count', cardinality(b.story_ids),
-                  'campaign_id', b.campaign_id, 'family_group_id', b.family_group_id, 'template_id', b.template_id,
-                  'cover_template_id', b.cover_template_id, 'interior_template_id', b.interior_template_id, 'trim_size', b.trim_size,
-                  'keywords', b.keywords, 'categories', b.categories, 'language', b.language, 'kdp_enrolled', b.kdp_enrolled,
-                  'kdp_select', b.kdp_select, 'created_at', ${isoUtc(tx, 'b.created_at')}, 'updated_at', ${isoUtc(tx, 'b.updated_at')}
-                ) as obj
+        select '{"books":[' || coalesce(string_agg(x.summary_json, ',' order by x.created_at desc, x.id desc) filter (where x.user_id = ${callerId}), '')
+               || '],"familyBooks":[' || coalesce(string_agg(x.summary_json, ',' order by x.created_at desc, x.id desc) filter (where x.user_id <> ${callerId}), '')
+               || ']}' as body
+          from (select b.id, b.user_id, b.created_at, b.summary_json
                   from books b where b.user_id = any(array(select ${callerId}::uuid union all ${coMemberIds(tx, callerId)}))
                  order by b.created_at desc, b.id desc limit 1000) x`,
       );

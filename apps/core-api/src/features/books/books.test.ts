@@ -248,6 +248,11 @@ describe('GET/PUT/DELETE /api/books', () => {
     expect(bad.json().error).toContain('trim_size');
     expect((await t.app.inject({ method: 'PUT', url: `/api/books/${book.id}`, headers: owner.headers, payload: { status: 'lost' } })).statusCode).toBe(400);
     expect((await getBook(owner, book.id)).trim_size).toBe('8.5x11');
+    // The list's stored summary follows every update: it is the book less its chapters, plus their count.
+    const { chapters, ...rest } = await getBook(owner, book.id);
+    const [summary] = (await t.app.inject({ method: 'GET', url: '/api/books', headers: owner.headers })).json().books;
+    expect(summary).toEqual({ ...rest, chapter_count: chapters.length });
+    expect(summary).toMatchObject({ title: 'Renamed', status: 'completed', keywords: ['a'] });
 
     const del = await t.app.inject({ method: 'DELETE', url: `/api/books/${book.id}`, headers: owner.headers });
     expect(del.statusCode).toBe(200);

@@ -16,13 +16,15 @@ export interface CampaignListRow {
 }
 
 export function createCampaignsRepository(db: Database) {
-  // Counts are correlated subqueries on indexed campaign_id columns: one round trip for the page.
-  // The outer column is qualified by hand: in a single-table select Drizzle renders ${campaigns.id} as a bare
-  // "id", which would bind to the inner table's id (STACK-NOTES) and count nothing.
-  const recordingCount = sql<number>`(select count(*)::int from recordings r where r.campaign_id = "campaigns"."id")`;
-  const conversationCount = sql<number>`(select count(*)::int from conversations v where v.campaign_id = "campaigns"."id")`;
-  const listColumns = { id: campaigns.id, title: campaigns.title, description: campaigns.description, createdAt: campaigns.createdAt, recordingCount, conversationCount };
-
+  // The counts are columns kept by triggers on recordings and conversations (migration 0023).
+  const listColumns = {
+    id: campaigns.id,
+    title: campaigns.title,
+    description: campaigns.description,
+    createdAt: campaigns.createdAt,
+    recordingCount: campaigns.recordingCount,
+    conversationCount: campaigns.conversationCount,
+  };
 
   return {
     transaction: <T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> => db.transaction(work),
@@ -59,20 +61,15 @@ export type CampaignsRepository = ReturnType<typeof createCampaignsRepository>;
 export function createCampaignListReader(pg: Sql) {
   return {
     /**
-     * The list as the JSON text of the API's array (the shape CampaignView gives), built by PostgreSQL: the
-     * hottest authenticated read skips Drizzle's row mapping, the view mapping and the serialiser, which were
-     * a sixth of its CPU. createdAt is ISO 8601 UTC with milliseconds, as Date.toISOString writes it.
+     * The list as the JSON text of the API's array (the shape CampaignView gives): the hottest authenticated
+     * read skips Drizzle's row mapping, the view mapping and the serialiser, which were a sixth of its CPU.
+     * Each item is the row's stored list_item_json (written by a trigger from the row, counts included; createdAt
+     * ISO 8601 UTC with milliseconds, as Date.toISOString writes it), so PostgreSQL only joins texts: building
+     * twenty objects and forty counts per request cost it 106 µs against 12 µs for a primary-key select.
      */
     async listJson(userId: string): Promise<string> {
-      // postgres.js directly, not db.execute: Drizzle's execute runs unprepared, and postgres.js then asks
-      // the server for the parameter types first, a second round trip on every request.
       const rows = await pg<{ body: string }[]>`
-        select coalesce(json_agg(json_build_object(
-                 'id', c.id, 'title', c.title, 'description', coalesce(c.description, ''),
-                 'recordingCount', (select count(*)::int from recordings r where r.campaign_id = c.id),
-                 'conversationCount', (select count(*)::int from conversations v where v.campaign_id = c.id),
-                 'createdAt', to_char(c.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-               ) order by c.created_at desc), '[]')::text as body
+        select '[' || coalesce(string_agg(c.list_item_json, ',' order by c.created_at desc), '') || ']' as body
           from campaigns c where c.user_id = ${userId}`;
       return one(rows).body;
     },

@@ -107,3 +107,55 @@ it('counts the recordings and conversations of each campaign in the list and in 
   expect(done.statusCode).toBe(200);
   expect(done.json().campaign).toMatchObject({ id, recordingCount: 1, conversationCount: 2 });
 });
+
+it('keeps the stored counts and list items true through moves, deletes, edits and a deleted campaign', async () => {
+  const user = await signUp(t.app);
+  await setTier(t.database.sql, user.userId, 'starter');
+  const a = (await t.app.inject({ method: 'POST', url: '/api/campaigns', headers: user.headers, payload: { title: 'Alpha' } })).json();
+  const b = (await t.app.inject({ method: 'POST', url: '/api/campaigns', headers: user.headers, payload: { title: 'Beta' } })).json();
+  const recs = await t.database.sql<{ id: string }[]>`
+    insert into recordings (user_id, campaign_id, storage_key)
+    select ${user.userId}, ${a.id}, 'k' || g from generate_series(1, 4) g returning id`;
+  const convs = await t.database.sql<{ id: string }[]>`insert into conversations (user_id, campaign_id) values (${user.userId}, ${b.id}), (${user.userId}, ${b.id}) returning id`;
+  // Counted the way the list used to count, straight from the tables.
+  const truth = async () =>
+    Object.fromEntries(
+      (
+        await t.database.sql<{ title: string; r: number; v: number }[]>`
+          select c.title, (select count(*)::int from recordings r where r.campaign_id = c.id) as r,
+                 (select count(*)::int from conversations v where v.campaign_id = c.id) as v
+            from campaigns c where c.user_id = ${user.userId}`
+      ).map((c) => [c.title, [c.r, c.v]]),
+    );
+  const listed = async () =>
+    Object.fromEntries(
+      (await t.app.inject({ method: 'GET', url: '/api/campaigns', headers: user.headers }))
+        .json()
+        .map((c: { title: string; recordingCount: number; conversationCount: number }) => [c.title, [c.recordingCount, c.conversationCount]]),
+    );
+
+  // One recording moves, one conversation leaves its campaign, two recordings go in one statement.
+  await t.database.sql`update recordings set campaign_id = ${b.id} where id = ${recs[0]!.id}`;
+  await t.database.sql`update recordings set title = 'renamed' where id = ${recs[1]!.id}`;
+  await t.database.sql`update conversations set campaign_id = null where id = ${convs[0]!.id}`;
+  await t.database.sql`delete from recordings where id in ${t.database.sql([recs[2]!.id, recs[3]!.id])}`;
+  expect(await listed()).toEqual({ Alpha: [1, 0], Beta: [1, 1] });
+  expect(await listed()).toEqual(await truth());
+
+  // A rolled-back insert leaves the count as it was.
+  await t.database.sql
+    .begin(async (tx) => {
+      await tx`insert into recordings (user_id, campaign_id, storage_key) values (${user.userId}, ${a.id}, 'gone')`;
+      throw new Error('roll back');
+    })
+    .catch(() => undefined);
+  expect(await listed()).toEqual({ Alpha: [1, 0], Beta: [1, 1] });
+
+  // An edited title shows in the list; a deleted campaign's rows lose it (ON DELETE SET NULL) without error.
+  await t.database.sql`update campaigns set title = 'Alpha 2', description = 'new' where id = ${a.id}`;
+  const items = (await t.app.inject({ method: 'GET', url: '/api/campaigns', headers: user.headers })).json();
+  expect(items.find((c: { id: string }) => c.id === a.id)).toMatchObject({ title: 'Alpha 2', description: 'new', recordingCount: 1, conversationCount: 0 });
+  await t.database.sql`delete from campaigns where id = ${b.id}`;
+  expect(await listed()).toEqual({ 'Alpha 2': [1, 0] });
+  expect(await t.database.sql`select 1 from recordings where id = ${recs[0]!.id} and campaign_id is null`).toHaveLength(1);
+});

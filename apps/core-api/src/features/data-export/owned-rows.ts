@@ -20,6 +20,9 @@ const SKIPPED = new Set(['auth_sessions', 'auth_refresh_tokens', 'magic_link_tok
 /** Columns never exported, whatever the table (matched on the name). */
 const SECRET_COLUMN = /(password|secret|token|hash|_code$|^code$|search_vector|storage_key|thumbnail_key)/;
 
+/** Copies of a row's own columns kept for fast lists (campaigns.list_item_json, books.summary_json): nothing new in them. */
+const DERIVED_COLUMN = /^(list_item_json|summary_json)$/;
+
 const PROFILE_TABLES = new Set([
   'accounts', 'profiles', 'user_settings', 'user_notification_settings', 'user_grammar_settings', 'user_privacy_settings',
   'user_voice_settings', 'user_email_preferences', 'consent_records', 'user_devices', 'auth_identities', 'achievement_progress',
@@ -56,7 +59,7 @@ export async function ownedSources(sql: Sql): Promise<OwnedSource[]> {
 
 const redact = (row: Record<string, unknown>): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (!SECRET_COLUMN.test(k)) out[k] = v;
+  for (const [k, v] of Object.entries(row)) if (!SECRET_COLUMN.test(k) && !DERIVED_COLUMN.test(k)) out[k] = v;
   return out;
 };
 
