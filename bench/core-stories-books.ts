@@ -17,6 +17,7 @@ import postgres from 'postgres';
 import { Cleanup, runBench } from './lib/cleanup';
 import { buildCoreApi, coreApiEnv, startCoreApi } from './lib/core-api';
 import { prepareDatabase } from './lib/database';
+import { cpuPerRequest, type CpuSplit } from './lib/cpu';
 import { measure, type LoadOptions, type Measurement, type Target } from './lib/load';
 import { freePort, startTs, waitForOk, type Service } from './lib/processes';
 import { HELLO, PK_SELECT, writeJson } from './lib/report';
@@ -206,10 +207,17 @@ async function main(cleanup: Cleanup): Promise<number> {
     { name: BOOKS_LIST, url: `${base}/api/books`, headers: auth },
   ];
   const measurements: Measurement[] = [];
+  // Where each target's CPU goes: its server's process group and the bench database's backends, per request.
+  const cpu: Record<string, CpuSplit> = {};
+  const serverOf = (name: string) => (name === HELLO ? hello : name === PK_SELECT ? pk : core.service).child.pid;
   for (const target of targets) {
     cleanup.assertRunning();
     say(`${target.name}: ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s, ${load.connections} connections`);
-    measurements.push(await measure(target, load));
+    measurements.push(
+      await measure(target, load, async (run) => {
+        cpu[target.name] = await cpuPerRequest(serverOf(target.name), sql, db.name, run);
+      }),
+    );
     const crashed = [core.service, hello, pk].map((s) => s.crash()).find(Boolean);
     if (crashed) throw new Error(crashed);
   }
@@ -217,8 +225,17 @@ async function main(cleanup: Cleanup): Promise<number> {
 
   const pkRps = measurements.find((m) => m.target === PK_SELECT)?.requestsPerSec ?? Number.NaN;
   const lines = [
-    ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs pk-select'],
-    ...measurements.map((m) => [m.target, m.requestsPerSec.toFixed(0), m.p50Ms.toFixed(1), m.p99Ms.toFixed(1), String(m.non2xx + m.errors), `${((m.requestsPerSec / pkRps) * 100).toFixed(1)}%`]),
+    ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs pk-select', 'CPU µs/req: server', 'PostgreSQL'],
+    ...measurements.map((m) => [
+      m.target,
+      m.requestsPerSec.toFixed(0),
+      m.p50Ms.toFixed(1),
+      m.p99Ms.toFixed(1),
+      String(m.non2xx + m.errors),
+      `${((m.requestsPerSec / pkRps) * 100).toFixed(1)}%`,
+      (cpu[m.target]?.serverUs ?? Number.NaN).toFixed(0),
+      (cpu[m.target]?.postgresUs ?? Number.NaN).toFixed(0),
+    ]),
   ];
   const widths = (lines[0] ?? []).map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
   const checks = [
@@ -236,7 +253,7 @@ async function main(cleanup: Cleanup): Promise<number> {
       `targets (issue 5):\n${checks.map((c) => `  ${c.check}: ${c.actual} (target ${c.target}) ${c.met ? 'met' : 'MISSED'}`).join('\n')}\n`,
   );
   const failures = measurements.filter((m) => m.non2xx > 0 || m.errors > 0).map((m) => `${m.target}: ${m.non2xx} non-2xx, ${m.errors} errors`);
-  writeJson(RESULTS_FILE, { finishedAt: new Date().toISOString(), machine: { node: process.version, cpus: os.cpus().length, loadavg: os.loadavg() }, database: db.server, load, measurements, pdf, checks, failures });
+  writeJson(RESULTS_FILE, { finishedAt: new Date().toISOString(), machine: { node: process.version, cpus: os.cpus().length, loadavg: os.loadavg() }, database: db.server, load, measurements, cpuPerRequestUs: cpu, pdf, checks, failures });
   say(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
   if (failures.length > 0) {
     process.stderr.write(`\nBENCH FAILED:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);

@@ -51,17 +51,19 @@ export function createBooksRepository(sql: Sql) {
      * statement (coMemberIds, an init plan whose array drives books_user_id_created_idx), not by a round trip
      * before it.
      */
-    async listJson(callerId: string, tx: SqlOrTx = sql): Promise<string> {
-      const row = one(
-        await tx<{ body: string }[]>`
+    async listJson(callerId: string, tx: SqlOrTx = sql): Promise<Buffer> {
+      // .raw(): the body stays the bytes PostgreSQL sent (90 KB for 50 books of 40 chapters), never decoded to
+      // a string only to be encoded again for the socket, which was a fifth of core-api's CPU for this route.
+      const [row] = await tx`
         select '{"books":[' || coalesce(string_agg(x.summary_json, ',' order by x.created_at desc, x.id desc) filter (where x.user_id = ${callerId}), '')
                || '],"familyBooks":[' || coalesce(string_agg(x.summary_json, ',' order by x.created_at desc, x.id desc) filter (where x.user_id <> ${callerId}), '')
                || ']}' as body
           from (select b.id, b.user_id, b.created_at, b.summary_json
                   from books b where b.user_id = any(array(select ${callerId}::uuid union all ${coMemberIds(tx, callerId)}))
-                 order by b.created_at desc, b.id desc limit 1000) x`,
-      );
-      return row.body;
+                 order by b.created_at desc, b.id desc limit 1000) x`.raw();
+      const body = row?.[0];
+      if (!(body instanceof Buffer)) throw new Error('the books list query answered no body');
+      return body;
     },
 
     async isCampaignOf(campaignId: string, userId: string, tx: SqlOrTx = sql): Promise<boolean> {

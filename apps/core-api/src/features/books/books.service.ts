@@ -106,7 +106,7 @@ export function createBooksService({ sql, access, templates, llm, log }: { sql: 
      * JSON: parsing the jsonb chapters into objects only to serialise them again cost more than the
      * query itself, so the answer is assembled where the rows are and passed through untouched.
      */
-    listJson: (callerId: string): Promise<string> => repo.listJson(callerId),
+    listJson: (callerId: string): Promise<Buffer> => repo.listJson(callerId),
 
     /** The book, its chapters (selectedStories in order) and the mirror, all or nothing. */
     async create(callerId: string, input: CreateBookInput): Promise<{ book: BookView; message: string; chapters_imported: number }> {
