@@ -11,3 +11,4 @@ export * from './access/access-matrix';
 export * from './access/id-routes';
 export * from './access/forged-tokens';
 export * from './security-checks';
+export * from './access/token-attacks';
