@@ -91,6 +91,26 @@ describe('POST /api/user/export-data (json)', () => {
     expect(file.body).not.toContain(b.userId);
   });
 
+  it('writes a table of more rows than one read batch whole (cursor) between small ones (read ahead)', async () => {
+    const c = await signUp(t.app);
+    await seedAccount(t.database.sql, storage, c, { stories: 450, recordings: 210, images: 1 });
+    const res = await post('/api/user/export-data', { format: 'json', exportType: 'all' }, c);
+    const done = await finished(res.json().id, c);
+    const data = JSON.parse((await get(done.file_url, c)).body);
+    const tables = data.tables as Record<string, Record<string, unknown>[]>;
+    const ids = await t.database.sql<{ id: string }[]>`select id from stories where user_id = ${c.userId}`;
+    expect(ids).toHaveLength(450);
+    expect(new Set(tables['stories']!.map((r) => r['id']))).toEqual(new Set(ids.map((r) => r.id)));
+    expect(tables['stories']).toHaveLength(450);
+    // Secret columns stay out of big tables too.
+    expect(tables['recordings']).toHaveLength(210);
+    expect(Object.keys(tables['recordings']![0]!)).not.toContain('storage_key');
+    expect(tables['images']).toHaveLength(1);
+    expect(Object.keys(tables['images']![0]!)).not.toContain('storage_key');
+    expect(tables['accounts']![0]).toMatchObject({ id: c.userId });
+    expect(tables['campaigns']!.length).toBeGreaterThan(0);
+  }, 60000);
+
   it('answers an export of type profile with only the profile tables', async () => {
     const res = await post('/api/settings/data-export', { export_type: 'profile', format: 'json' });
     expect(res.statusCode).toBe(202);
