@@ -41,12 +41,15 @@ export async function zipExportStream(
   row: { id: string; user_id: string; export_type: ExportType },
   now = new Date(),
 ): Promise<{ stream: Readable; done: Promise<ZipOutcome> }> {
-  // data.json's queries start now, alongside the file list's (PostgreSQL works while this process waits).
+  // The file list is asked for first, then data.json's queries start at once instead of after it (PostgreSQL
+  // works while this process waits). In that order: data.json may hold a pool connection with a cursor
+  // until the zip reads it, and the file list must not wait behind it (with a pool of one, it never would get one).
+  const listing = row.export_type === 'profile' ? Promise.resolve([]) : ownedFiles(sql, row.user_id);
   const json = jsonExportStream(sql, row.user_id, row.export_type);
   json.read(0);
   let files: OwnedFile[];
   try {
-    files = row.export_type === 'profile' ? [] : (await ownedFiles(sql, row.user_id)).filter((f) => MEDIA_KINDS.includes(f.kind));
+    files = (await listing).filter((f) => MEDIA_KINDS.includes(f.kind));
   } catch (err) {
     json.destroy();
     throw err;
