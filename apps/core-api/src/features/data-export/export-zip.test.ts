@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { streamZip, useNativeCrc32, type ZipEntrySource } from './export-zip';
@@ -91,6 +91,31 @@ describe('streamZip', () => {
     await new Promise((r) => setImmediate(r));
     expect(opens).toBe(5);
     expect(sources.every((s) => s.destroyed)).toBe(true);
+  });
+
+  it('opens again a source that failed while waiting its turn (nothing of it was written yet)', async () => {
+    const payloads = Array.from({ length: 3 }, (_, i) => randomBytes(300_000 + i));
+    const opens = [0, 0, 0];
+    const entries: ZipEntrySource[] = payloads.map((buf, i) => ({
+      name: `media/${i}.bin`,
+      compress: false,
+      open: async () => {
+        opens[i]! += 1;
+        const r = Readable.from([buf.subarray(0, 100_000), buf.subarray(100_000)]);
+        // The third file's first stream dies while the first is still being written (an idle timeout).
+        if (i === 2 && opens[i] === 1) setImmediate(() => r.destroy(new Error('socket timeout')));
+        return r;
+      },
+    }));
+    const file = path.join(dir, 'c.zip');
+    const zip = streamZip(entries, (o) => ({ missing: o.missing }), { openAhead: 4 });
+    // A slow consumer, so the third file waits long enough for its first stream to die.
+    const slow = new Transform({ transform: (c: Buffer, _e, done) => setTimeout(() => done(null, c), 5) });
+    const [, outcome] = await Promise.all([pipeline(zip.stream, slow, createWriteStream(file)), zip.done]);
+    expect(opens).toEqual([1, 1, 2]);
+    expect(outcome).toEqual({ entries: 4, missing: [] });
+    expect((await execFileAsync('unzip', ['-t', file])).stdout).toMatch(/No errors detected/);
+    expect(Buffer.from((await execFileAsync('unzip', ['-p', file, 'media/2.bin'], { encoding: 'buffer', maxBuffer: 1 << 22 })).stdout).equals(payloads[2]!)).toBe(true);
   });
 
   it('fails the stream when a source breaks mid-way (the consumer discards the file)', async () => {

@@ -2,9 +2,9 @@
 // as they are (already compressed formats), written one after another. A few sources ahead of the one being
 // written are opened and their first buffer read already (OPEN_AHEAD, so about that many MiB at most with
 // the local adapter's 1 MiB reads): the zip then never waits on an open or a first read, and the media
-// reads overlap data.json's queries and deflate. manifest.json closes the archive and names any file
-// storage could not give. Kept small and local to this feature so it can move onto the shared zip port of
-// libs/archive later.
+// reads overlap data.json's queries and deflate. One that fails while it waits (an idle remote stream timed
+// out) is opened again at its turn. manifest.json closes the archive and names any file storage could not
+// give. Kept small and local to this feature so it can move onto the shared zip port of libs/archive later.
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -91,28 +91,25 @@ export function streamZip(
   const ahead: Promise<Opened>[] = [];
   const bodies = new Set<Readable>();
   let next = 0;
-  const fill = () => {
-    while (!stopped && ahead.length < Math.max(1, openAhead) && next < entries.length) {
-      const entry = entries[next++]!;
-      ahead.push(
-        Promise.resolve()
-          .then(() => entry.open())
-          .then(
-            (body): Opened => {
-              if (stopped) body.destroy();
-              else {
-                bodies.add(body);
-                // A read error before its turn is seen by finished() when the turn comes; keep it from crashing.
-                body.on('error', () => undefined);
-                // Start the first read now, so the bytes are there when yazl asks (bounded by the source's buffer).
-                body.read(0);
-              }
-              return { body };
-            },
-            (error: unknown): Opened => ({ error }),
-          ),
+  const openOne = (entry: ZipEntrySource): Promise<Opened> =>
+    Promise.resolve()
+      .then(() => entry.open())
+      .then(
+        (body): Opened => {
+          if (stopped) body.destroy();
+          else {
+            bodies.add(body);
+            // A read error before its turn is dealt with when the turn comes; keep it from crashing.
+            body.on('error', () => undefined);
+            // Start the first read now, so the bytes are there when yazl asks (bounded by the source's buffer).
+            body.read(0);
+          }
+          return { body };
+        },
+        (error: unknown): Opened => ({ error }),
       );
-    }
+  const fill = () => {
+    while (!stopped && ahead.length < Math.max(1, openAhead) && next < entries.length) ahead.push(openOne(entries[next++]!));
   };
   const stop = () => {
     stopped = true;
@@ -127,8 +124,14 @@ export function streamZip(
     try {
       fill();
       for (const entry of entries) {
-        const opened = await ahead.shift()!;
+        let opened = await ahead.shift()!;
         fill();
+        if ('body' in opened && (opened.body.errored || opened.body.destroyed) && !stopped) {
+          // It failed while waiting its turn (a remote store's idle timeout, say): none of it was written yet,
+          // so it is opened again, once; a failure now is the entry's own.
+          bodies.delete(opened.body);
+          opened = await openOne(entry);
+        }
         if (stopped) throw new Error('the zip stream was closed before its end');
         if ('error' in opened) {
           // A file storage cannot give (deleted meanwhile, unreadable) is named in the manifest; the zip goes on.
