@@ -109,7 +109,7 @@ export function streamZip(
         (error: unknown): Opened => ({ error }),
       );
   const fill = () => {
-    while (!stopped && ahead.length < Math.max(1, openAhead) && next < entries.length) ahead.push(openOne(entries[next++]!));
+    for (let entry = entries[next]; !stopped && entry && ahead.length < Math.max(1, openAhead); entry = entries[++next]) ahead.push(openOne(entry));
   };
   const stop = () => {
     stopped = true;
@@ -124,7 +124,8 @@ export function streamZip(
     try {
       fill();
       for (const entry of entries) {
-        let opened = await ahead.shift()!;
+        // fill() ran before, so this entry's open is under way (or done) already.
+        let opened = await (ahead.shift() ?? openOne(entry));
         fill();
         if ('body' in opened && (opened.body.errored || opened.body.destroyed) && !stopped) {
           // It failed while waiting its turn (a remote store's idle timeout, say): none of it was written yet,
