@@ -2,11 +2,13 @@
 // read back by PDF.js, zip opened with yauzl with the media bytes as stored; the download rules (202
 // while pending, 409 failed, 410 expired) and the expiry sweep; bad input; a stranger always gets 404.
 import yauzl from 'yauzl';
+import { createDbClient } from '@story/db';
 import type { ObjectStorage } from '@story/providers';
 import { seedAccount, type Seeded } from '../../test/account-factories';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { createFamilyActors, runPermissionMatrix } from '../../test/permission-matrix';
 import { readPdf } from '../../test/stories-books-factories';
+import { zipExportStream } from './export-files';
 
 let t: TestContext;
 let storage: ObjectStorage;
@@ -88,8 +90,50 @@ describe('POST /api/user/export-data (json)', () => {
     expect(tables['book_chapters (of books.user_id)']!.length).toBe(1);
     expect(Object.keys(tables)).not.toContain('auth_sessions');
     expect(file.body).not.toMatch(/password_hash|token_hash|code_hash|"storage_key"/);
+    // The copies kept for fast lists are not the person's data twice over; the columns they copy are there.
+    expect(file.body).not.toMatch(/list_item_json|summary_json/);
+    expect(tables['campaigns']![0]).toHaveProperty('title');
+    expect(tables['books']![0]).toHaveProperty('story_ids');
     expect(file.body).not.toContain(b.userId);
   });
+
+  it('writes a table of more rows than one read batch whole (cursor) between small ones (read ahead)', async () => {
+    const c = await signUp(t.app);
+    await seedAccount(t.database.sql, storage, c, { stories: 450, recordings: 210, images: 1 });
+    const res = await post('/api/user/export-data', { format: 'json', exportType: 'all' }, c);
+    const done = await finished(res.json().id, c);
+    const data = JSON.parse((await get(done.file_url, c)).body);
+    const tables = data.tables as Record<string, Record<string, unknown>[]>;
+    const ids = await t.database.sql<{ id: string }[]>`select id from stories where user_id = ${c.userId}`;
+    expect(ids).toHaveLength(450);
+    expect(new Set(tables['stories']!.map((r) => r['id']))).toEqual(new Set(ids.map((r) => r.id)));
+    expect(tables['stories']).toHaveLength(450);
+    // Secret columns stay out of big tables too.
+    expect(tables['recordings']).toHaveLength(210);
+    expect(Object.keys(tables['recordings']![0]!)).not.toContain('storage_key');
+    expect(tables['images']).toHaveLength(1);
+    expect(Object.keys(tables['images']![0]!)).not.toContain('storage_key');
+    expect(tables['accounts']![0]).toMatchObject({ id: c.userId });
+    expect(tables['campaigns']!.length).toBeGreaterThan(0);
+
+    // The zip on a pool of one connection: data.json's queries start before the file list is read, and a
+    // cursor paused until the zip reads it must not keep the file list's query from running.
+    const one = createDbClient(t.database.url, { max: 1 });
+    try {
+      const zip = await Promise.race([
+        zipExportStream(one.sql, storage, { id: done.id, user_id: c.userId, export_type: 'all' }),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the zip never started')), 10_000)),
+      ]);
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.stream) chunks.push(chunk as Buffer);
+      expect((await zip.done).missing).toEqual([]);
+      const entries = await unzip(Buffer.concat(chunks));
+      expect(JSON.parse(entries.get('data.json')!.toString()).tables['stories']).toHaveLength(450);
+      expect([...entries.keys()].filter((n) => n.startsWith('recordings/'))).toHaveLength(210);
+    } finally {
+      await one.close();
+    }
+  }, 60000);
 
   it('answers an export of type profile with only the profile tables', async () => {
     const res = await post('/api/settings/data-export', { export_type: 'profile', format: 'json' });

@@ -5,13 +5,33 @@ import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
 import { createPdfText, newPdfDocument } from '@story/pdf';
 import type { ObjectStorage } from '@story/providers';
-import { MEDIA_KINDS, ownedFiles } from '../privacy/owned-files';
+import { MEDIA_KINDS, ownedFiles, type OwnedFile } from '../privacy/owned-files';
 import { contentBlocks, sanitizeContent } from '../stories/story-content';
 import { mediaEntries, streamZip, type ZipOutcome } from './export-zip';
 import { ownedRowsJson, type ExportType } from './owned-rows';
 
+/** Pieces of the JSON text are joined to about this many characters before they become a chunk. */
+const JSON_CHUNK_CHARS = 64 * 1024;
+
 export function jsonExportStream(sql: Sql, userId: string, type: ExportType): Readable {
-  return Readable.from(ownedRowsJson(sql, userId, type), { objectMode: false });
+  return Readable.from(joined(ownedRowsJson(sql, userId, type), JSON_CHUNK_CHARS), { objectMode: false });
+}
+
+/**
+ * The same text in fewer, larger pieces. ownedRowsJson yields a piece per row (thousands), and every chunk
+ * costs its way through each stream after it: the zip's deflate is a threadpool round trip per chunk, which
+ * made data.json in the zip more than twice as slow as writing it out. The bytes do not change.
+ */
+async function* joined(pieces: AsyncIterable<string>, min: number): AsyncGenerator<string> {
+  let text = '';
+  for await (const piece of pieces) {
+    text += piece;
+    if (text.length >= min) {
+      yield text;
+      text = '';
+    }
+  }
+  if (text) yield text;
 }
 
 /** The zip: data.json, then the account's media (none for a profile export), then manifest.json. */
@@ -21,9 +41,21 @@ export async function zipExportStream(
   row: { id: string; user_id: string; export_type: ExportType },
   now = new Date(),
 ): Promise<{ stream: Readable; done: Promise<ZipOutcome> }> {
-  const files = row.export_type === 'profile' ? [] : (await ownedFiles(sql, row.user_id)).filter((f) => MEDIA_KINDS.includes(f.kind));
+  // The file list is asked for first, then data.json's queries start at once instead of after it (PostgreSQL
+  // works while this process waits). In that order: data.json may hold a pool connection with a cursor
+  // until the zip reads it, and the file list must not wait behind it (with a pool of one, it never would get one).
+  const listing = row.export_type === 'profile' ? Promise.resolve([]) : ownedFiles(sql, row.user_id);
+  const json = jsonExportStream(sql, row.user_id, row.export_type);
+  json.read(0);
+  let files: OwnedFile[];
+  try {
+    files = (await listing).filter((f) => MEDIA_KINDS.includes(f.kind));
+  } catch (err) {
+    json.destroy();
+    throw err;
+  }
   return streamZip(
-    [{ name: 'data.json', compress: true, open: async () => jsonExportStream(sql, row.user_id, row.export_type) }, ...mediaEntries(files, storage)],
+    [{ name: 'data.json', compress: true, open: async () => json }, ...mediaEntries(files, storage)],
     (outcome) => ({ exportId: row.id, exportType: row.export_type, createdAt: now.toISOString(), files: files.length, included: outcome.entries, missing: outcome.missing }),
   );
 }

@@ -57,11 +57,19 @@ export async function ownedSources(sql: Sql): Promise<OwnedSource[]> {
   return sources;
 }
 
-const redact = (row: Record<string, unknown>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (!SECRET_COLUMN.test(k) && !DERIVED_COLUMN.test(k)) out[k] = v;
-  return out;
-};
+/**
+ * The exportable columns of every table, in the order `select *` gives them (attnum): secrets and derived
+ * copies are left out of the select list, so PostgreSQL never sends them (a story's search_vector is most of its row) and no
+ * row has to be filtered here.
+ */
+async function exportedColumns(sql: Sql): Promise<Map<string, string[]>> {
+  const rows = await sql<{ tbl: string; cols: string[] }[]>`
+    select a.attrelid::regclass::text as tbl, array_agg(a.attname::text order by a.attnum) as cols
+      from pg_attribute a join pg_class c on c.oid = a.attrelid
+     where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+     group by 1`;
+  return new Map(rows.map((r) => [r.tbl, r.cols.filter((col) => !SECRET_COLUMN.test(col) && !DERIVED_COLUMN.test(col))]));
+}
 
 // Identifiers come from pg_catalog (never from a request) and are quoted by sql(...).
 const whereOwned = (sql: Sql, source: OwnedSource, userId: string) =>
@@ -69,21 +77,32 @@ const whereOwned = (sql: Sql, source: OwnedSource, userId: string) =>
     ? sql`${sql(source.column)} in (select p.id from ${sql(source.parent.table)} p where p.${sql(source.parent.column)} = ${userId})`
     : sql`${sql(source.column)} = ${userId}`;
 
-/** The rows of one source, in batches through a cursor (a table of 100,000 rows is never held at once). */
-export async function* sourceRows(sql: Sql, source: OwnedSource, userId: string): AsyncGenerator<Record<string, unknown>> {
-  for await (const batch of sql`select * from ${sql(source.table)} where ${whereOwned(sql, source, userId)}`.cursor(200))
-    for (const row of batch) yield redact(row as Record<string, unknown>);
+/** Rows read in one go: a source holding more is read through a cursor, this many rows at a time. */
+const BATCH_ROWS = 200;
+/** Sources of at most BATCH_ROWS rows whose query is sent ahead of the one being written (see ownedRowsJson). */
+const SOURCES_AHEAD = 8;
+
+const selectOwned = (sql: Sql, source: OwnedSource, columns: readonly string[], userId: string) =>
+  // No exportable column at all: rows still count, as empty objects.
+  sql`select ${columns.length > 0 ? sql(columns as string[]) : sql``} from ${sql(source.table)} where ${whereOwned(sql, source, userId)}`;
+
+/** The rows of one source (only `columns`), in batches through a cursor (a table of 100,000 rows is never held at once). */
+export async function* sourceRows(sql: Sql, source: OwnedSource, columns: readonly string[], userId: string): AsyncGenerator<readonly Record<string, unknown>[]> {
+  for await (const batch of selectOwned(sql, source, columns, userId).cursor(BATCH_ROWS)) yield batch as Record<string, unknown>[];
 }
 
 /**
- * Which sources hold any row, in one round trip: most of the hundred-odd sources are empty for any one
- * account, and a cursor costs round trips even when it finds nothing.
+ * How many rows each source holds, counted up to BATCH_ROWS + 1 (enough to tell a small source from a big
+ * one), in one round trip; sources without a row are left out. Most of the hundred-odd sources are empty
+ * for any one account, and a query costs a round trip even when it finds nothing.
  */
-async function nonEmpty(sql: Sql, sources: readonly OwnedSource[], userId: string): Promise<Set<number>> {
-  if (sources.length === 0) return new Set();
-  const probes = sources.map((s, i) => sql`select ${i}::int as i where exists (select 1 from ${sql(s.table)} where ${whereOwned(sql, s, userId)})`);
+async function rowCounts(sql: Sql, sources: readonly OwnedSource[], userId: string): Promise<Map<number, number>> {
+  if (sources.length === 0) return new Map();
+  const probes = sources.map(
+    (s, i) => sql`select ${i}::int as i, count(*)::int as n from (select from ${sql(s.table)} where ${whereOwned(sql, s, userId)} limit ${BATCH_ROWS + 1}) x having count(*) > 0`,
+  );
   const union = probes.slice(1).reduce((acc, probe) => sql`${acc} union all ${probe}`, probes[0] as (typeof probes)[number]);
-  return new Set((await sql<{ i: number }[]>`${union}`).map((r) => r.i));
+  return new Map((await sql<{ i: number; n: number }[]>`${union}`).map((r) => [r.i, r.n]));
 }
 
 const label = (s: OwnedSource) => (s.parent ? `${s.table} (of ${s.parent.table}.${s.parent.column})` : s.column === 'id' || s.column === 'user_id' ? s.table : `${s.table} (${s.column})`);
@@ -93,23 +112,49 @@ const label = (s: OwnedSource) => (s.parent ? `${s.table} (of ${s.parent.table}.
  * Every source is listed, empty ones as [], so a reader sees what was looked at.
  */
 export async function* ownedRowsJson(sql: Sql, userId: string, type: ExportType, now = new Date()): AsyncGenerator<string> {
-  const sources = (await ownedSources(sql)).filter((s) => typeIncludes(type, s.table));
-  const withRows = await nonEmpty(sql, sources, userId);
+  const [all, columns] = await Promise.all([ownedSources(sql), exportedColumns(sql)]);
+  const sources = all.filter((s) => typeIncludes(type, s.table));
+  const counts = await rowCounts(sql, sources, userId);
+  const columnsOf = (s: OwnedSource) => columns.get(s.table) ?? [];
+  // Most sources hold a few rows: one query each, sent a few sources ahead so they pipeline on the pool
+  // instead of each waiting its round trip (at most SOURCES_AHEAD x BATCH_ROWS rows held). Big sources go
+  // through a cursor when their turn comes.
+  const small = [...counts].filter(([, n]) => n <= BATCH_ROWS).map(([i]) => i);
+  const ahead = new Map<number, Promise<readonly Record<string, unknown>[]>>();
+  let nextSmall = 0;
+  const sendAhead = () => {
+    while (ahead.size < SOURCES_AHEAD && nextSmall < small.length) {
+      const i = small[nextSmall++]!;
+      const rows = selectOwned(sql, sources[i]!, columnsOf(sources[i]!), userId).then((r) => r as readonly Record<string, unknown>[]);
+      // Awaited in its turn; if the export stops first, its failure must not go unhandled.
+      rows.catch(() => undefined);
+      ahead.set(i, rows);
+    }
+  };
   yield `{"exportedAt":${JSON.stringify(now.toISOString())},"userId":${JSON.stringify(userId)},"exportType":${JSON.stringify(type)},"tables":{`;
   let firstTable = true;
   for (const [i, source] of sources.entries()) {
-    yield `${firstTable ? '' : ','}\n${JSON.stringify(label(source))}:[`;
+    const head = `${firstTable ? '' : ','}\n${JSON.stringify(label(source))}:[`;
     firstTable = false;
-    if (!withRows.has(i)) {
-      yield ']';
+    if (!counts.has(i)) {
+      yield `${head}]`;
       continue;
     }
+    sendAhead();
+    const batches = ahead.has(i) ? [await ahead.get(i)!] : sourceRows(sql, source, columnsOf(source), userId);
+    ahead.delete(i);
+    let text = head;
     let first = true;
-    for await (const row of sourceRows(sql, source, userId)) {
-      yield (first ? '\n' : ',\n') + JSON.stringify(row);
-      first = false;
+    // One piece per batch of rows, not per row.
+    for await (const batch of batches) {
+      for (const row of batch) {
+        text += (first ? '\n' : ',\n') + JSON.stringify(row);
+        first = false;
+      }
+      yield text;
+      text = '';
     }
-    yield ']';
+    yield `${text}]`;
   }
   yield '\n}}\n';
 }
