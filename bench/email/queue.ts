@@ -6,6 +6,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import postgres from 'postgres';
 import type { Cleanup } from '../lib/cleanup';
+import { groupCpuMs } from '../lib/cpu';
 import { ROOT } from '../lib/processes';
 import { writeJson } from '../lib/report';
 import { prepareEmailDatabase, runBench, say, table } from './common';
@@ -76,18 +77,30 @@ interface SinkStats {
 }
 
 /** Start the senders, wait until all are ready, say go to all at once, wall time until the last answers. */
-async function runSenders(name: string, envs: Record<string, string>[], cleanup: Cleanup): Promise<{ ms: number; results: Record<string, number>[] }> {
+/** CPU ms of the senders (all processes) and of the sink over the run, from /proc (NaN where there is none). */
+interface RunCpu {
+  sendersMs: number;
+  sinkMs: number;
+}
+
+async function runSenders(name: string, envs: Record<string, string>[], cleanup: Cleanup, sinkUrl: string, sinkPid: number | undefined): Promise<{ ms: number; results: Record<string, number>[]; cpu: RunCpu }> {
   const children = envs.map((env, i) => startChild(`${name}-${i + 1}`, 'bench/email/sender.ts', env, cleanup));
   for (const c of children) {
     const line = await c.nextLine();
     if (line !== 'ready') throw new Error(`${name}: expected ready, got ${line}`);
   }
+  // The senders' warm-up messages reached the sink before "ready": count only the measured run.
+  await sinkGet(sinkUrl, '/reset', 'POST');
+  const sink = () => (sinkPid === undefined ? Number.NaN : groupCpuMs(sinkPid));
+  const sink0 = sink();
   const started = performance.now();
   for (const c of children) c.child.stdin!.write('go\n');
   const results = await Promise.all(children.map(async (c) => JSON.parse(await c.nextLine()) as Record<string, number>));
   const ms = performance.now() - started;
+  // Each sender reports its own CPU from go to its answer (process.cpuUsage): it may exit right after.
+  const cpu = { sendersMs: results.reduce((sum, r) => sum + (r['cpuMs'] ?? Number.NaN), 0), sinkMs: sink() - sink0 };
   await Promise.all(children.map((c) => c.stop()));
-  return { ms, results };
+  return { ms, results, cpu };
 }
 
 interface Row {
@@ -99,6 +112,8 @@ interface Row {
   lost: number;
   sentRows: number | null;
   failed: string[];
+  /** CPU µs per email of the sending processes and of the SMTP sink. */
+  cpuUsPerEmail: { senders: number; sink: number };
 }
 
 async function main(cleanup: Cleanup): Promise<number> {
@@ -119,10 +134,10 @@ async function main(cleanup: Cleanup): Promise<number> {
 
   // Baseline: raw pooled nodemailer, 5 connections, CONCURRENCY messages in flight.
   await sinkGet(sinkUrl, '/reset', 'POST');
-  const base = await runSenders('baseline', [{ BENCH_MODE: 'baseline', BENCH_SMTP_URL: smtpUrl, BENCH_COUNT: String(n), BENCH_CONCURRENCY: String(CONCURRENCY) }], cleanup);
+  const base = await runSenders('baseline', [{ BENCH_MODE: 'baseline', BENCH_SMTP_URL: smtpUrl, BENCH_COUNT: String(n), BENCH_CONCURRENCY: String(CONCURRENCY) }], cleanup, sinkUrl, sink.child.pid);
   const baseStats = await sinkGet<SinkStats>(sinkUrl, '/stats');
   const baseRate = (n / base.ms) * 1000;
-  rows.push({ target: 'baseline: raw pooled nodemailer (1 process, 5 conns)', msgsPerSec: baseRate, ms: base.ms, received: baseStats.received, duplicates: baseStats.duplicates, lost: n - baseStats.distinct, sentRows: null, failed: [] });
+  rows.push({ target: 'baseline: raw pooled nodemailer (1 process, 5 conns)', msgsPerSec: baseRate, ms: base.ms, received: baseStats.received, duplicates: baseStats.duplicates, lost: n - baseStats.distinct, sentRows: null, failed: [], cpuUsPerEmail: { senders: (base.cpu.sendersMs * 1000) / n, sink: (base.cpu.sinkMs * 1000) / n } });
   say(`baseline: ${baseRate.toFixed(0)} msgs/s (${base.ms.toFixed(0)} ms)`);
 
   for (const workers of [1, 4]) {
@@ -141,7 +156,7 @@ async function main(cleanup: Cleanup): Promise<number> {
       BENCH_CONCURRENCY: String(CONCURRENCY),
       BENCH_BATCH: String(BATCH),
     }));
-    const run = await runSenders(`worker${workers}`, envs, cleanup);
+    const run = await runSenders(`worker${workers}`, envs, cleanup, sinkUrl, sink.child.pid);
     const stats = await sinkGet<SinkStats>(sinkUrl, '/stats');
     const ids = new Set(await sinkGet<string[]>(sinkUrl, '/ids'));
     const queue = await sql<{ id: string; status: string }[]>`select id, status from email_send_queue`;
@@ -155,7 +170,7 @@ async function main(cleanup: Cleanup): Promise<number> {
     if (foreign) failed.push(`${foreign} Message-IDs at the sink match no queue row`);
     if (stats.withoutId) failed.push(`${stats.withoutId} messages without Message-ID`);
     say(`${workers} worker(s): ${rate.toFixed(0)} msgs/s (${run.ms.toFixed(0)} ms), per worker sent ${run.results.map((r) => r['sent']).join('/')}`);
-    rows.push({ target: `email-queue worker × ${workers} (${workers === 1 ? '1 process' : `${workers} processes`})`, msgsPerSec: rate, ms: run.ms, received: stats.received, duplicates: stats.duplicates, lost, sentRows, failed });
+    rows.push({ target: `email-queue worker × ${workers} (${workers === 1 ? '1 process' : `${workers} processes`})`, msgsPerSec: rate, ms: run.ms, received: stats.received, duplicates: stats.duplicates, lost, sentRows, failed, cpuUsPerEmail: { senders: (run.cpu.sendersMs * 1000) / n, sink: (run.cpu.sinkMs * 1000) / n } });
   }
 
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISSED');
@@ -177,6 +192,9 @@ async function main(cleanup: Cleanup): Promise<number> {
     ]);
   }
   process.stdout.write(`\nemail queue bench: ${n} emails, SMTP sink in its own process, ${db.server}\n\n${table(out)}\n`);
+  process.stdout.write(
+    `\n(info) CPU per email, from /proc (PostgreSQL not included): ${rows.map((r) => `${r.target}: senders ${r.cpuUsPerEmail.senders.toFixed(0)} µs, sink ${r.cpuUsPerEmail.sink.toFixed(0)} µs`).join('; ')}\n`,
+  );
   const problems = rows.flatMap((r) => r.failed.map((f) => `${r.target}: ${f}`));
   if (problems.length) process.stdout.write(`\nproblems:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
   const goals: Record<number, number> = { 1: 0.5, 4: 0.7 };
