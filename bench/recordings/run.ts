@@ -7,6 +7,9 @@
 //  2. GET /api/recordings/<id>/audio of a 200 MiB recording (made through presign -> direct PUT -> register)
 //     with `Range: bytes=0-` and an open range from the middle, vs the local adapter's get() of the same
 //     range of the same file in this process, best of 2 after a warm-up (target >= 70%: HTTP, no buffering).
+//     A third figure in the same rounds: a bare node:http server in its own child process streaming the
+//     same file range with fs.createReadStream (the adapter's read size) to the same client and sink. It is
+//     the ceiling for any HTTP server on this machine, so core-api is also shown against it (>= 90%).
 //  3. A BENCH_RECORDING_BIG_MB (default 500) direct upload on a second core-api configured for S3 (s3rver in
 //     a child process): the bytes go from this process straight to s3rver; core-api's RSS growth and the
 //     bytes it read (/proc/<pid>/io rchar, sockets included) during PUT + register show it never saw them,
@@ -25,6 +28,8 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { createObjectStorage, type ByteRange } from '../../libs/providers/src/storage';
+import { READ_CHUNK_BYTES } from '../../libs/providers/src/storage/local.adapter';
+import { SERVICE_NODE_FLAGS } from '../../tools/bundle';
 import { Cleanup, runBench } from '../lib/cleanup';
 import { buildCoreApi, coreApiEnv, startCoreApi } from '../lib/core-api';
 import { prepareDatabase } from '../lib/database';
@@ -133,8 +138,30 @@ function startS3rver(dir: string, cleanup: Cleanup): Promise<number> {
   });
 }
 
+/**
+ * The bare baseline of part 2: node:http alone, in its own process like core-api, answering any GET with
+ * `Range: bytes=<start>-` of `file` as core-api does (206, Content-Range, Content-Length), streamed with
+ * fs.createReadStream in chunks of the local adapter's read size. No framework, auth or database.
+ */
+function startBareFileServer(file: string, cleanup: Cleanup): Promise<{ port: number; pid: number }> {
+  const script = `const fs = require('node:fs'), http = require('node:http');
+    const [file, chunk] = [process.argv[1], Number(process.argv[2])];
+    const size = fs.statSync(file).size;
+    http.createServer((req, res) => {
+      const start = Number(/^bytes=(\\d+)-$/.exec(req.headers.range || '')?.[1] ?? 0);
+      res.writeHead(206, { 'content-type': 'audio/wav', 'content-length': String(size - start), 'content-range': 'bytes ' + start + '-' + (size - 1) + '/' + size, 'accept-ranges': 'bytes' });
+      fs.createReadStream(file, { start, end: size - 1, highWaterMark: chunk }).on('error', (e) => res.destroy(e)).pipe(res);
+    }).listen(0, '127.0.0.1', function () { process.stdout.write('PORT ' + this.address().port + '\\n'); });`;
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '-e', script, file, String(READ_CHUNK_BYTES)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanup.add('stop the bare file server', async () => void child.kill());
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bare file server exited with ${code}`)));
+    child.stdout?.on('data', (d: Buffer) => { const m = /PORT (\d+)/.exec(d.toString()); if (m) resolve({ port: Number(m[1]), pid: pidOf(child.pid) }); });
+  });
+}
+
 function pidOf(pid: number | undefined): number {
-  if (pid === undefined) throw new Error('core-api has no pid');
+  if (pid === undefined) throw new Error('a child process (core-api or the bare file server) has no pid');
   return pid;
 }
 
@@ -225,30 +252,44 @@ async function main(cleanup: Cleanup): Promise<void> {
   const ranged = await directUpload(base, token, RANGED_BYTES, 'ranged', `${base}/api/uploads/direct/`);
   await jobsIdle(sql);
   const store = createObjectStorage({ driver: 'local', root: path.join(tmp, 'core-local', 'storage') }, { publicBaseUrl: base });
+  const bare = await startBareFileServer(path.join(tmp, 'core-local', 'storage', 'objects', ...ranged.key.split('/')), cleanup);
   const mid = Math.floor(RANGED_BYTES / 2);
   const stopRangedRss = watchRss(pid);
   const rangedResults: Record<string, unknown>[] = [];
+  const bareRows: Row[] = [];
+  /** GET `url` with the range, check the 206 answer, count it into the sink; seconds and the server's CPU ms. */
+  const timedGet = async (url: string, headers: Record<string, string>, start: number, serverPid: number) => {
+    const [t, cpu] = [performance.now(), cpuMs(serverPid)];
+    const res = await getStream(url, { ...headers, range: `bytes=${start}-` });
+    const expectRange = `bytes ${start}-${RANGED_BYTES - 1}/${RANGED_BYTES}`;
+    if (res.statusCode !== 206 || res.headers['content-range'] !== expectRange) throw new Error(`ranged GET ${new URL(url).pathname} answered ${res.statusCode} ${res.headers['content-range']}`);
+    return { ...(await drain(res, t)), cpu: cpuMs(serverPid) - cpu };
+  };
   for (const start of [0, mid]) {
     const want = RANGED_BYTES - start;
-    let [viaHttp, viaGet, serverCpu] = [0, 0, Infinity];
-    // Round 0 is a discarded warm-up (JIT of both ends, page cache); then best of 2.
+    let [viaHttp, viaGet, viaBare, serverCpu, bareCpu] = [0, 0, 0, Infinity, Infinity];
+    // Round 0 is a discarded warm-up (JIT of every end, page cache); then best of 2.
     for (let round = 0; round <= 2; round++) {
-      let [t, cpu] = [performance.now(), 0];
-      const g = await drain((await store.get(ranged.key, { start } as ByteRange)).body, t);
-      [t, cpu] = [performance.now(), cpuMs(pid)];
-      const res = await getStream(`${base}/api/recordings/${ranged.id}/audio`, { authorization: `Bearer ${token}`, range: `bytes=${start}-` });
-      const expectRange = `bytes ${start}-${RANGED_BYTES - 1}/${RANGED_BYTES}`;
-      if (res.statusCode !== 206 || res.headers['content-range'] !== expectRange) throw new Error(`ranged GET answered ${res.statusCode} ${res.headers['content-range']}`);
-      const h = await drain(res, t);
-      if (g.bytes !== want || h.bytes !== want) throw new Error(`range ${start}-: get() gave ${g.bytes}, HTTP ${h.bytes} bytes, expected ${want}`);
+      const g = await drain((await store.get(ranged.key, { start } as ByteRange)).body, performance.now());
+      const viaCore = () => timedGet(`${base}/api/recordings/${ranged.id}/audio`, { authorization: `Bearer ${token}` }, start, pid);
+      const viaBareServer = () => timedGet(`http://127.0.0.1:${bare.port}/`, {}, start, bare.pid);
+      // The two servers take turns going first, so neither always runs right after the in-process read.
+      const bareFirst = round % 2 ? undefined : await viaBareServer();
+      const h = await viaCore();
+      const bareAnswer = bareFirst ?? (await viaBareServer());
+      if (g.bytes !== want || h.bytes !== want || bareAnswer.bytes !== want) throw new Error(`range ${start}-: get() gave ${g.bytes}, HTTP ${h.bytes}, bare server ${bareAnswer.bytes} bytes, expected ${want}`);
       if (round === 0) continue;
-      serverCpu = Math.min(serverCpu, cpuMs(pid) - cpu);
+      serverCpu = Math.min(serverCpu, h.cpu);
+      bareCpu = Math.min(bareCpu, bareAnswer.cpu);
       viaGet = Math.max(viaGet, want / MB / g.seconds);
       viaHttp = Math.max(viaHttp, want / MB / h.seconds);
+      viaBare = Math.max(viaBare, want / MB / bareAnswer.seconds);
     }
-    rangedResults.push({ range: `bytes=${start}-`, bytes: want, httpMBs: viaHttp, getMBs: viaGet, coreApiCpuMs: serverCpu });
+    rangedResults.push({ range: `bytes=${start}-`, bytes: want, httpMBs: viaHttp, getMBs: viaGet, bareHttpMBs: viaBare, coreApiCpuMs: serverCpu, bareServerCpuMs: bareCpu });
     rows.push({ target: `GET 200 MiB audio, Range bytes=${start}-, MB/s`, measured: f1(viaHttp), baseline: `${f1(viaGet)} (local get())`, ratio: pct(viaHttp / viaGet), goal: '>= 70%', pass: viaHttp >= 0.7 * viaGet });
+    bareRows.push({ target: `GET 200 MiB audio vs bare node:http file server, Range bytes=${start}-, MB/s`, measured: f1(viaHttp), baseline: `${f1(viaBare)} (bare node:http)`, ratio: pct(viaHttp / viaBare), goal: '>= 90%', pass: viaHttp >= 0.9 * viaBare });
   }
+  rows.push(...bareRows);
   const rangedPeak = stopRangedRss();
   // Only one core-api may run the shared job queue: the S3 one's job must not land on the local one.
   await core.service.stop();
@@ -285,6 +326,10 @@ async function main(cleanup: Cleanup): Promise<void> {
   const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   process.stdout.write(`\n${[line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n')}\n`);
   process.stdout.write(`(info) core-api peak RSS during the ranged GETs: ${f1(rangedPeak)} MB; core-api CPU per GET (least of 2): ${rangedResults.map((r) => `${String(r['coreApiCpuMs'])} ms`).join(', ')}; 200 MiB direct PUT through core-api: ${f1(ranged.putMs)} ms\n`);
+  for (const r of rangedResults) {
+    const [http_, get_, bare_] = [Number(r['httpMBs']), Number(r['getMBs']), Number(r['bareHttpMBs'])];
+    process.stdout.write(`(info) Range ${String(r['range'])}: bare node:http file server: ${f1(bare_)} MB/s = ${pct(bare_ / get_)} of get(); core-api = ${pct(http_ / bare_)} of the bare server; CPU per GET (least of 2): core-api ${String(r['coreApiCpuMs'])} ms, bare server ${String(r['bareServerCpuMs'])} ms\n`);
+  }
   process.stdout.write(`(info) CPU time per 8 MiB upload, core-api (/proc, 10 ms ticks): median ${f1(median(uploadCpu))} ms; per local put, bench process: median ${f1(median(putCpu))} ms\n`);
   writeJson(RESULTS_FILE, {
     finishedAt: new Date().toISOString(),

@@ -6,13 +6,14 @@
 //                        which keeps half-written files out of get and list.
 // Direct uploads go to core-api's own `PUT /api/uploads/direct/<key>` route, which checks the ticket.
 import { createHash, randomUUID } from 'node:crypto';
-import { close, constants, createReadStream, createWriteStream, fstat, open as openFd } from 'node:fs';
-import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { close, constants, createReadStream, fstat, open as openFd } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { ProviderError } from '../provider-error';
+import { createBatchedFileWriter } from './batched-file-writer';
 import { assertSafeKey } from './keys';
 import {
   folderPrefix,
@@ -30,8 +31,8 @@ import {
 } from './storage.port';
 
 const PROVIDER = 'local';
-/** Bytes per read of a stored object (see get). */
-const READ_CHUNK_BYTES = 1024 * 1024;
+/** Bytes per read of a stored object (see get); exported for bench/recordings' bare file-server baseline. */
+export const READ_CHUNK_BYTES = 1024 * 1024;
 const openFile = promisify(openFd);
 const statFd = promisify(fstat);
 
@@ -114,14 +115,14 @@ export function createLocalStorage(config: LocalStorageConfig): ObjectStorage {
         size = body.length;
         await writeFile(tmpObject, body, { flag: 'wx' });
       } else {
-        const measure = new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            md5.update(chunk);
-            size += chunk.length;
-            done(null, chunk);
-          },
-        });
-        await pipeline(body, measure, createWriteStream(tmpObject, { flags: 'wx' }));
+        const file = await open(tmpObject, 'wx');
+        try {
+          const writer = createBatchedFileWriter(file, md5);
+          await pipeline(body, writer.stream);
+          size = writer.size();
+        } finally {
+          await file.close();
+        }
       }
       if (options.contentLength !== undefined && options.contentLength !== size) {
         throw new ProviderError('rejected_input', PROVIDER, `local storage put: body has ${size} bytes, contentLength said ${options.contentLength}`);

@@ -1,7 +1,7 @@
 // One contract, both adapters: the local filesystem on a temp dir and the S3 adapter against a real
 // s3rver on 127.0.0.1, so services see the same behaviour whichever store is configured.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,12 +14,14 @@ const BUCKET = 'test-bucket';
 interface Harness {
   storage: ObjectStorage;
   close(): Promise<void>;
+  /** The local adapter's root directory (local harness only). */
+  root?: string;
 }
 
 async function localHarness(): Promise<Harness> {
   const dir = await mkdtemp(path.join(tmpdir(), 'storage-local-'));
   const storage = createObjectStorage({ driver: 'local', root: path.join(dir, 'storage') }, { publicBaseUrl: 'http://127.0.0.1:3000/' });
-  return { storage, close: () => rm(dir, { recursive: true, force: true }) };
+  return { storage, root: path.join(dir, 'storage'), close: () => rm(dir, { recursive: true, force: true }) };
 }
 
 async function s3Harness(): Promise<Harness> {
@@ -172,6 +174,37 @@ describe.each([
       expect(isRangeNotSatisfiable(await rejection(storage.get('ranges/alphabet.txt', { start: 5, end: 2 })))).toBe(true);
     });
   });
+
+  it('serves a range from the middle of a multi-MiB object exactly, across read-chunk boundaries', async () => {
+    const size = 5 * 1024 * 1024 + 12_345;
+    const expected = await readAll(generated(size));
+    await storage.put('ranges/big.bin', generated(size), { contentType: 'application/octet-stream' });
+    const mid = Math.floor(size / 2) + 1;
+    const open = await storage.get('ranges/big.bin', { start: mid });
+    expect(open).toMatchObject({ size, contentLength: size - mid, range: { start: mid, end: size - 1 } });
+    expect((await readAll(open.body)).equals(expected.subarray(mid))).toBe(true);
+    // start and end on either side of the 1 MiB marks, not aligned to anything
+    const [start, end] = [1024 * 1024 - 3, 3 * 1024 * 1024 + 7];
+    const closed = await storage.get('ranges/big.bin', { start, end });
+    expect(closed).toMatchObject({ contentLength: end - start + 1, range: { start, end } });
+    expect((await readAll(closed.body)).equals(expected.subarray(start, end + 1))).toBe(true);
+  });
+
+  if (driver === 'local') {
+    it('keeps nothing when a streamed body fails half-way: no object, no temp file', async () => {
+      let sent = 0;
+      const failing = new Readable({
+        read() {
+          if (sent >= 3 * 1024 * 1024) return void this.destroy(new Error('client went away'));
+          sent += 64 * 1024;
+          this.push(Buffer.alloc(64 * 1024, 1));
+        },
+      });
+      await expect(storage.put('put/half.bin', failing)).rejects.toBeInstanceOf(ProviderError);
+      expect(await storage.head('put/half.bin')).toEqual({ exists: false });
+      expect(await readdir(path.join(harness.root!, 'tmp'))).toEqual([]);
+    });
+  }
 
   it('answers not_found for a missing key', async () => {
     const err = await rejection(storage.get('missing/nothing-here.bin'));

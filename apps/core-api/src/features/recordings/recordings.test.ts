@@ -131,6 +131,33 @@ describe('recordings', () => {
     expect(bad.headers['content-range']).toBe(`bytes */${wav.length}`);
   });
 
+  it('stores a multi-MiB upload byte for byte and serves a range from its middle exactly', async () => {
+    // Over the parser's 1 MiB buffers and the storage writer's 1 MiB batches; a pattern with no power-of-two period.
+    const size = 3 * 1024 * 1024 + 4321;
+    const big = Buffer.alloc(size);
+    for (let i = 44; i < size; i++) big[i] = (i * 7 + (i >> 9)) % 251;
+    wav.copy(big, 0, 0, 44);
+    big.writeUInt32LE(size - 8, 4);
+    big.writeUInt32LE(size - 44, 40);
+    const res = await upload(t, user, [{ name: 'audio', value: big, filename: 'big.wav', contentType: 'audio/wav' }]);
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json().recording;
+    const [row] = await t.database.sql`select storage_key, original_file_size_bytes::int as size from recordings where id = ${id}`;
+    expect(row!['size']).toBe(size);
+    const mid = Math.floor(size / 2) + 3;
+    const open = await t.app.inject({ method: 'GET', url: `/api/recordings/${id}/audio`, headers: { ...user.headers, range: `bytes=${mid}-` } });
+    expect(open.statusCode).toBe(206);
+    expect(open.headers['content-range']).toBe(`bytes ${mid}-${size - 1}/${size}`);
+    expect(open.headers['content-length']).toBe(String(size - mid));
+    expect(open.rawPayload.equals(big.subarray(mid))).toBe(true);
+    const [start, end] = [1024 * 1024 - 5, 2 * 1024 * 1024 + 9];
+    const closed = await t.app.inject({ method: 'GET', url: `/api/recordings/${id}/audio`, headers: { ...user.headers, range: `bytes=${start}-${end}` } });
+    expect(closed.statusCode).toBe(206);
+    expect(closed.rawPayload.equals(big.subarray(start, end + 1))).toBe(true);
+    const whole = await t.app.inject({ method: 'GET', url: `/api/recordings/${id}/audio`, headers: user.headers });
+    expect(whole.rawPayload.equals(big)).toBe(true);
+  });
+
   it("hides a recording from anyone else (404) and lists, searches and tags only the caller's own", async () => {
     const created = (await upload(t, user, [{ name: 'title', value: 'Wedding in Napoli' }, { name: 'tags', value: 'Wedding, Italy' }, { name: 'audio', value: wav, filename: 'w.wav', contentType: 'audio/wav' }])).json().recording;
     const stranger = await signUp(t.app);
