@@ -41,9 +41,9 @@ export function groupCpuMs(pgid: number): number {
   return seen ? total : Number.NaN;
 }
 
-/** CPU ms of the PostgreSQL backends connected to `database` right now (their pids, summed). */
+/** CPU ms of the client backends connected to `database` right now (their pids, summed; autovacuum left out). */
 export async function backendsCpuMs(admin: postgres.Sql, database: string): Promise<{ pids: number[]; ms: number }> {
-  const rows = await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid()`;
+  const rows = await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
   const pids = rows.map((r) => r.pid);
   return { pids, ms: pids.reduce((sum, pid) => sum + (processCpuMs(pid) || 0), 0) };
 }
