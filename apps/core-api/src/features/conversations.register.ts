@@ -7,6 +7,7 @@ import type { App } from '@story/http';
 import { createConversationsService } from './conversations/conversations.service';
 import { conversationsRoutes } from './conversations/conversations.routes';
 import type { CoreFeatureDeps } from './feature-deps';
+import { MULTIPART_BUFFERS } from './multipart-file';
 import { MULTIPART_LIMITS } from './speech/audio-upload';
 import { probeDurationSeconds } from './speech/media-probe';
 import { createSpeechService } from './speech/speech.service';
@@ -27,7 +28,7 @@ export async function registerConversationsAndSpeech(app: App, deps: CoreFeature
     // Registered here unless an enclosing scope already did (its parser is then inherited); the
     // limits are also passed on every read, so they hold either way.
     if (!scope.hasContentTypeParser('multipart/form-data')) {
-      await scope.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+      await scope.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true, ...MULTIPART_BUFFERS });
     }
     await scope.register(speechRoutes({ speech, rateLimit: deps.rateLimit }));
     await scope.register(conversationsRoutes({ conversations, speech, rateLimit: deps.rateLimit }));

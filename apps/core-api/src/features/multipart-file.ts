@@ -5,6 +5,13 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, assertStorableFields } from '@story/http';
 
+/**
+ * Buffers of @fastify/multipart's parser and of each file part, for every multipart route's register: socket
+ * reads are 64 KiB, and with busboy's 16 KiB defaults every chunk paused the parser and the request until
+ * the file part was read (a pause/resume round per chunk). 1 MiB each lets chunks flow.
+ */
+export const MULTIPART_BUFFERS = { highWaterMark: 1024 * 1024, fileHwm: 1024 * 1024 } as const;
+
 export interface MultipartFile {
   bytes: Buffer;
   fileName: string;

@@ -165,7 +165,11 @@ export function createLocalStorage(config: LocalStorageConfig): ObjectStorage {
       // The stream owns the fd from here (autoClose): closed at the end, on error and on destroy().
       // 1 MiB reads, not the 64 KiB default: a streamed download then costs a sixteenth of the reads, writes
       // and event-loop turns, and each socket write hands the kernel enough to keep the connection busy.
-      const body = createReadStream('', { fd, autoClose: true, highWaterMark: READ_CHUNK_BYTES, ...(resolved ? { start: resolved.start, end: resolved.end } : {}) });
+      // The last byte is always given (the whole object's when no range is asked): each read is then sized to
+      // what is left, so a 200 KB object is one read into a buffer of its size, not a 1 MiB read copied down
+      // and a second read to find the end.
+      const span = resolved ?? (info.size > 0 ? { start: 0, end: info.size - 1 } : undefined);
+      const body = createReadStream('', { fd, autoClose: true, highWaterMark: READ_CHUNK_BYTES, ...(span ? { start: span.start, end: span.end } : {}) });
       return {
         body,
         size: info.size,

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { AppError, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
-import { readMultipartFile } from '../multipart-file';
+import { MULTIPART_BUFFERS, readMultipartFile } from '../multipart-file';
 import { IMAGE_MAX_BYTES, type ImagesService } from './images.service';
 
 const tags = ['images'];
@@ -112,7 +112,7 @@ export const imagesRoutes =
 export const imageUploadRoutes =
   ({ images, provider, uploadLimit }: { images: ImagesService; provider: string; uploadLimit: ReturnType<RateLimitHandle['route']> }): FastifyPluginAsyncZod =>
   async (app) => {
-    await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 4096 }, throwFileSizeLimit: true });
+    await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 4096 }, throwFileSizeLimit: true, ...MULTIPART_BUFFERS });
     app.post(
       '/:storage_provider',
       {

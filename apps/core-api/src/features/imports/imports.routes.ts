@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
-import { readMultipartFile } from '../multipart-file';
+import { MULTIPART_BUFFERS, readMultipartFile } from '../multipart-file';
 import { storyView } from '../stories/stories.schemas';
 import type { ImportRow } from './imports.repository';
 import type { ImportsService } from './imports.service';
@@ -69,7 +69,7 @@ const convertBody = z
 export const importsRoutes =
   ({ imports, uploadLimit, storyLimit }: { imports: ImportsService; uploadLimit: ReturnType<RateLimitHandle['route']>; storyLimit: ReturnType<RateLimitHandle['route']> }): FastifyPluginAsyncZod =>
   async (app) => {
-    await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, fieldSize: 4096 }, throwFileSizeLimit: true });
+    await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, fieldSize: 4096 }, throwFileSizeLimit: true, ...MULTIPART_BUFFERS });
     const created = { 201: importView, ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429, 502, 503] as const) };
 
     app.get(

@@ -6,13 +6,12 @@ import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { AppError, assertStorableFields, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
 import { idParams, listQuery, parseFields, recordingView, toRecordingView, uploadFields } from './recordings.schemas';
+import { MULTIPART_BUFFERS } from '../multipart-file';
 import { MULTIPART_MAX_BYTES, MULTIPART_TOO_LARGE, type RecordingsService, type StoredUpload } from './recordings.service';
 
 const TOO_LARGE = MULTIPART_TOO_LARGE;
 /** Multipart framing around the file (boundaries, part headers, text fields) on top of the 8 MB file. */
 const FRAMING_ALLOWANCE = 512 * 1024;
-/** What the multipart parser and the file part may each hold before pausing the request (see register). */
-const PARSER_BUFFER_BYTES = 1024 * 1024;
 
 const security = [{ bearerAuth: [] }];
 const tags = ['recordings'];
@@ -23,10 +22,7 @@ export const recordingsRoutes =
     await app.register(multipart, {
       limits: { fileSize: MULTIPART_MAX_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024 },
       throwFileSizeLimit: true,
-      // Socket reads are 64 KiB: with busboy's 16 KiB defaults every chunk paused the parser and the
-      // request until the file part was read (a pause/resume round per chunk). 1 MiB lets chunks flow.
-      highWaterMark: PARSER_BUFFER_BYTES,
-      fileHwm: PARSER_BUFFER_BYTES,
+      ...MULTIPART_BUFFERS,
     });
 
     app.post(
