@@ -37,29 +37,18 @@ END $$;
 CREATE TRIGGER books_summary_json BEFORE INSERT OR UPDATE ON books FOR EACH ROW EXECUTE FUNCTION books_summary_json();
 --> statement-breakpoint
 -- recordings and conversations added or removed, whole statements at a time (an account erasure removes
--- hundreds in one statement: one UPDATE per campaign, not per row).
-CREATE OR REPLACE FUNCTION campaign_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+-- hundreds in one statement: one UPDATE per campaign, not per row). changed_rows is the statement's new
+-- rows for an INSERT and its old rows for a DELETE.
+CREATE OR REPLACE FUNCTION campaign_counts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  direction int := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
 BEGIN
   IF TG_TABLE_NAME = 'recordings' THEN
-    UPDATE campaigns c SET recording_count = c.recording_count + d.n
+    UPDATE campaigns c SET recording_count = greatest(c.recording_count + direction * d.n, 0)
       FROM (SELECT campaign_id, count(*)::int AS n FROM changed_rows WHERE campaign_id IS NOT NULL GROUP BY campaign_id) d
      WHERE c.id = d.campaign_id;
   ELSE
-    UPDATE campaigns c SET conversation_count = c.conversation_count + d.n
-      FROM (SELECT campaign_id, count(*)::int AS n FROM changed_rows WHERE campaign_id IS NOT NULL GROUP BY campaign_id) d
-     WHERE c.id = d.campaign_id;
-  END IF;
-  RETURN NULL;
-END $$;
---> statement-breakpoint
-CREATE OR REPLACE FUNCTION campaign_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_TABLE_NAME = 'recordings' THEN
-    UPDATE campaigns c SET recording_count = greatest(c.recording_count - d.n, 0)
-      FROM (SELECT campaign_id, count(*)::int AS n FROM changed_rows WHERE campaign_id IS NOT NULL GROUP BY campaign_id) d
-     WHERE c.id = d.campaign_id;
-  ELSE
-    UPDATE campaigns c SET conversation_count = greatest(c.conversation_count - d.n, 0)
+    UPDATE campaigns c SET conversation_count = greatest(c.conversation_count + direction * d.n, 0)
       FROM (SELECT campaign_id, count(*)::int AS n FROM changed_rows WHERE campaign_id IS NOT NULL GROUP BY campaign_id) d
      WHERE c.id = d.campaign_id;
   END IF;
@@ -81,19 +70,19 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER recordings_campaign_count_added AFTER INSERT ON recordings
-  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_added();
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_changed();
 --> statement-breakpoint
 CREATE TRIGGER recordings_campaign_count_removed AFTER DELETE ON recordings
-  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_removed();
+  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_changed();
 --> statement-breakpoint
 CREATE TRIGGER recordings_campaign_count_moved AFTER UPDATE OF campaign_id ON recordings
   FOR EACH ROW WHEN (OLD.campaign_id IS DISTINCT FROM NEW.campaign_id) EXECUTE FUNCTION campaign_counts_moved();
 --> statement-breakpoint
 CREATE TRIGGER conversations_campaign_count_added AFTER INSERT ON conversations
-  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_added();
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_changed();
 --> statement-breakpoint
 CREATE TRIGGER conversations_campaign_count_removed AFTER DELETE ON conversations
-  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_removed();
+  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_changed();
 --> statement-breakpoint
 CREATE TRIGGER conversations_campaign_count_moved AFTER UPDATE OF campaign_id ON conversations
   FOR EACH ROW WHEN (OLD.campaign_id IS DISTINCT FROM NEW.campaign_id) EXECUTE FUNCTION campaign_counts_moved();
