@@ -99,12 +99,13 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
      * still held. Throws 23505 when a provider id is taken: the caller then marks them one by one.
      */
     async markSentMany(sent: readonly { id: string; providerMessageId: string; messageId: string; redaction?: Redaction | null }[]): Promise<Set<string>> {
-      // Rows without a credential carry nulls (and redact = false): their stored copy is left as it is.
+      // Rows without a credential carry nulls (and redact = 0): their stored copy is left as it is. (postgres.js
+      // sends a JS boolean array as one boolean, so the flag travels as int[].)
       const r = sent.map((s) => s.redaction ?? null);
       const rows = await sql<{ id: string }[]>`
         with input as (
           select * from unnest(${sent.map((s) => s.id)}::uuid[], ${sent.map((s) => s.providerMessageId)}::text[], ${sent.map((s) => s.messageId)}::text[],
-                               ${r.map((x) => x !== null)}::boolean[], ${r.map((x) => x?.subject ?? null)}::text[], ${r.map((x) => x?.html ?? null)}::text[],
+                               ${r.map((x) => (x !== null ? 1 : 0))}::int[], ${r.map((x) => x?.subject ?? null)}::text[], ${r.map((x) => x?.html ?? null)}::text[],
                                ${r.map((x) => x?.text ?? null)}::text[], ${r.map((x) => (x ? JSON.stringify(x.variables) : null))}::text[])
                    as t(id, provider_message_id, message_id, redact, subject, html, text_content, variables)
         ),
@@ -112,11 +113,11 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
           update email_send_queue q
              set status = 'sent', sent_at = now(), provider_message_id = i.provider_message_id, message_id_header = i.message_id,
                  attempts = q.attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null,
-                 subject = case when i.redact then i.subject else q.subject end,
-                 html_content = case when i.redact then i.html else q.html_content end,
-                 text_content = case when i.redact then i.text_content else q.text_content end,
-                 template_variables = case when i.redact then i.variables::jsonb else q.template_variables end,
-                 redacted_at = case when i.redact then now() else q.redacted_at end
+                 subject = case when i.redact = 1 then i.subject else q.subject end,
+                 html_content = case when i.redact = 1 then i.html else q.html_content end,
+                 text_content = case when i.redact = 1 then i.text_content else q.text_content end,
+                 template_variables = case when i.redact = 1 then i.variables::jsonb else q.template_variables end,
+                 redacted_at = case when i.redact = 1 then now() else q.redacted_at end
             from input i
            where q.id = i.id and q.locked_by = ${workerId} and q.status = 'processing'
           returning q.id, q.template_id
