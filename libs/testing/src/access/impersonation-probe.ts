@@ -35,11 +35,13 @@ export interface ImpersonationProbeResult {
 async function tokenFor(sql: postgres.Sql, secret: string, role: 'user' | 'admin', actorId?: string): Promise<{ userId: string; token: string }> {
   const email = `probe.${role}.${randomUUID().slice(0, 8)}@example.test`;
   const [account] = await sql<{ id: string }[]>`insert into accounts (email, role, email_confirmed_at) values (${email}, ${role}, now()) returning id`;
-  const [session] = await sql<{ id: string }[]>`insert into auth_sessions (user_id, expires_at, user_agent) values (${account!.id}, now() + interval '15 minutes', ${actorId ? 'admin-impersonation' : null}) returning id`;
+  if (!account) throw new Error('probe account not inserted');
+  const [session] = await sql<{ id: string }[]>`insert into auth_sessions (user_id, expires_at, user_agent) values (${account.id}, now() + interval '15 minutes', ${actorId ? 'admin-impersonation' : null}) returning id`;
+  if (!session) throw new Error('probe session not inserted');
   // CONTRACTS §2 claims (and §7's act claim), signed by hand: this lib does not depend on libs/auth.
   const iat = Math.floor(Date.now() / 1000);
-  const claims = { sub: account!.id, email, role, sid: session!.id, iat, exp: iat + 900, ...(actorId ? { act: { sub: actorId } } : {}) };
-  return { userId: account!.id, token: signToken(claims, secret) };
+  const claims = { sub: account.id, email, role, sid: session.id, iat, exp: iat + 900, ...(actorId ? { act: { sub: actorId } } : {}) };
+  return { userId: account.id, token: signToken(claims, secret) };
 }
 
 /** Probe every operation of the document; answers the admin routes found and the ones that let impersonation through. */
