@@ -20,7 +20,7 @@ import { registerSettingsAndAccount } from './features/settings.register';
 import { registerImportsAndMedia } from './features/media-imports.register';
 import type { UrlFetchOptions } from './features/imports/imports.service';
 import { registerPrivacy } from './features/privacy.register';
-import { createSessionLookup, createTokenSigner, optionalAuth, registerAuthDecorators, requireAuth } from '@story/auth';
+import { createSessionLookup, createTokenSigner, optionalAuth, refuseImpersonationBearer, registerAuthDecorators, requireAuth } from '@story/auth';
 import { configuredOAuthProviders, VERSION } from '@story/config';
 import { registerFlags } from '@story/flags';
 import { flagsRoutes } from './features/flags/flags.routes';
@@ -78,6 +78,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });
+  // Routes that sign in refuse a live impersonation token sent with them (CONTRACTS §7).
+  const noImpersonation = (what: string) => refuseImpersonationBearer({ tokens, sessions }, what);
   const { flags, cacheBus } = registerFlags(app, { sql });
   registerLlmCache(cacheBus, providers.llm);
 
@@ -101,11 +103,11 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     limitScale: config.rateLimit.scale,
   });
   await app.register(
-    authRoutes({ auth, rateLimit, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }) }),
+    authRoutes({ auth, rateLimit, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }), refuseImpersonationBearer: noImpersonation }),
     { prefix: '/api/auth' },
   );
   await app.register(identitiesRoutes({ identities: createIdentities({ db }), requireAuth: authHook }), { prefix: '/api/auth/identities' });
-  await registerOAuth(app, { config, db, rateLimit, openSession: auth.openSession });
+  await registerOAuth(app, { config, db, rateLimit, openSession: auth.openSession, refuseImpersonationBearer: noImpersonation });
 
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);

@@ -5,6 +5,9 @@ import { AppError } from '@story/http';
 import type { SessionLookup } from './sessions';
 import type { TokenSigner } from './tokens';
 
+/** The sentence every admin route answers an impersonation token with (impersonation.ts holds the other checks). */
+export const IMPERSONATION_ADMIN_REFUSAL = 'Admin routes cannot be used while impersonating a user';
+
 export interface AuthContext {
   userId: string;
   email: string;
@@ -71,10 +74,14 @@ export function optionalAuth(deps: AuthDeps) {
   };
 }
 
-/** preHandler hook after requireAuth: only these roles pass (403 otherwise). */
+/**
+ * Hook after requireAuth: only these roles pass (403 otherwise). The one admin check of all three services
+ * (CONTRACTS §7): an impersonation token is refused first, whatever role its account holds meanwhile.
+ */
 export function requireRole(roles: readonly string[], message = 'Admin access required', code?: string) {
   return async (request: FastifyRequest): Promise<void> => {
     if (!request.auth) throw unauthorized();
+    if (request.auth.actorId !== undefined) throw new AppError('forbidden', IMPERSONATION_ADMIN_REFUSAL, code ? { code } : {});
     if (!roles.includes(request.auth.role)) throw new AppError('forbidden', message, code ? { code } : {});
   };
 }

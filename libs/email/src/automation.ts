@@ -21,6 +21,8 @@ export interface TriggerEventInput {
   kind?: NotificationKind;
   /** Made unique per template as `<key>:<template id>`; a repeated trigger then queues nothing new. */
   idempotency_key?: string;
+  /** Variables that are credentials (links with tokens, codes): never shown outside the delivery (credentials.ts). */
+  sensitive_variables?: readonly string[];
 }
 
 export interface TriggerEventResult {
@@ -107,6 +109,7 @@ export async function triggerEvent(db: DbOrTx, input: TriggerEventInput): Promis
           delayHours,
           kind,
           idempotencyKey: input.idempotency_key ? `${input.idempotency_key}:${template.id}` : undefined,
+          sensitiveVariables: input.sensitive_variables,
         });
         if (r.queued) result.queued++;
         else result.skipped.push({ template: template.name, reason: r.reason ?? 'not_queued' });
@@ -152,11 +155,11 @@ export interface EmailVerificationData {
 /**
  * The verify_email template to the account's address. Transactional: sent whatever the notification
  * settings say. The caller makes the token and keeps only its hash; the link lives in the queue row
- * only until the worker sends it.
+ * only until the worker sends it (credentials.ts: it is marked a credential and redacted then).
  */
 export function triggerEmailVerification(db: DbOrTx, userId: string, data: EmailVerificationData): Promise<TriggerEventResult> {
   const { idempotency_key, ...variables } = data;
-  return triggerEvent(db, { event: 'email_verification', user_id: userId, idempotency_key, template_variables: variables });
+  return triggerEvent(db, { event: 'email_verification', user_id: userId, idempotency_key, template_variables: variables, sensitive_variables: ['verification_url'] });
 }
 
 export interface MagicLinkData {
@@ -170,7 +173,7 @@ export interface MagicLinkData {
 /** The magic_link template (sign in without a password) to the account's address. Transactional, like verify_email. */
 export function triggerMagicLink(db: DbOrTx, userId: string, data: MagicLinkData): Promise<TriggerEventResult> {
   const { idempotency_key, ...variables } = data;
-  return triggerEvent(db, { event: 'magic_link', user_id: userId, idempotency_key, template_variables: variables });
+  return triggerEvent(db, { event: 'magic_link', user_id: userId, idempotency_key, template_variables: variables, sensitive_variables: ['magic_link_url'] });
 }
 
 export interface StoryReminderData {
@@ -228,5 +231,6 @@ export function triggerFamilyInvitation(db: DbOrTx, userId: string, data: Family
     idempotency_key,
     kind: 'family_invitations',
     template_variables: { ...variables, ...(invitationUrl ? { invitation_url: invitationUrl } : {}) },
+    sensitive_variables: ['invitation_token', 'invitation_url'],
   });
 }

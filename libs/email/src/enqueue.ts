@@ -3,6 +3,7 @@
 // The worker (email-service) re-checks deliverability at send time; this library never talks to a provider.
 import type { DbOrTx } from '@story/db';
 import { abArmFor } from './ab-split';
+import { credentialVariables } from './credentials';
 import { checkDeliverable, type NotificationKind } from './preferences';
 import { renderEmail } from './render';
 import { createSendQueueRepository, type TemplateRow } from './send-queue.repository';
@@ -21,6 +22,12 @@ export interface EnqueueInput {
   /** A second call with the same key queues nothing and reports the first row. */
   idempotencyKey?: string;
   kind?: NotificationKind;
+  /**
+   * Variables that are credentials (a verification or sign-in link, an invitation token, a gift code):
+   * stored on the row so every view but the delivery removes them (credentials.ts). The well-known names
+   * of KNOWN_CREDENTIAL_VARIABLES are added whatever the caller says.
+   */
+  sensitiveVariables?: readonly string[];
 }
 
 export interface EnqueueResult {
@@ -86,6 +93,7 @@ export async function enqueueTemplate(db: DbOrTx, input: EnqueueInput): Promise<
         htmlContent: rendered.html,
         textContent: rendered.text,
         templateVariables: rendered.variables,
+        sensitiveVariables: credentialVariables(rendered.variables, input.sensitiveVariables),
         category: base.category,
         idempotencyKey: input.idempotencyKey ?? null,
         abTestId: ab?.testId ?? null,

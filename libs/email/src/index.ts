@@ -17,6 +17,7 @@ export {
   type TriggerEventInput,
   type TriggerEventResult,
 } from './automation';
+export { KNOWN_CREDENTIAL_VARIABLES, REDACTED, credentialVariables, redactQueuedEmail, type QueuedEmailContent } from './credentials';
 export { enqueueTemplate, type EnqueueInput, type EnqueueResult, type TemplateRef } from './enqueue';
 export { checkDeliverable, checkDeliverableMany, normalizeEmail, suppressAddress, type Deliverability, type DeliverabilityQuery, type NotificationKind, type SuppressInput } from './preferences';
 export { MissingVariablesError, escapeHtml, placeholdersIn, renderEmail, renderTemplate, type RenderableTemplate, type RenderedEmail } from './render';

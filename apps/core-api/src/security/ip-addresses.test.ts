@@ -8,7 +8,6 @@ import { ipWithoutLastOctet } from '@story/http';
 import { addressColumns, logCapture, tablesContaining, testEnv } from '@story/testing';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { newFamilyGroup, newInvitation } from '../test/family-factories';
 import { buildTestApp, PASSWORD, uniqueEmail, type TestContext } from '../test/helper';
 
 const CLIENTS = [
@@ -78,15 +77,17 @@ describe.each(CLIENTS)('a client at $ip', ({ ip, stored }) => {
     for (const r of rows) expect(r['ip_prefix']).toBe(stored);
   });
 
-  it('signs up with an invitation and keeps the prefix only', async () => {
-    const owner = await t.database.sql`select id from accounts where id = ${userId}`;
-    const group = await newFamilyGroup(t.database.sql, { ownerId: owner[0]!['id'] as string });
+  it('signs up and signs in by magic link (the first verification) and keeps the prefix only', async () => {
     const invitee = uniqueEmail('invitee');
-    const { token } = await newInvitation(t.database.sql, { groupId: group.id, invitedBy: userId, email: invitee });
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup-with-invitation', remoteAddress: ip, payload: { email: invitee, password: PASSWORD, token } });
-    expect(res.statusCode).toBe(201);
-    const [row] = await t.database.sql`select s.ip_prefix from auth_sessions s join accounts a on a.id = s.user_id where a.email = ${invitee}`;
-    expect(row!['ip_prefix']).toBe(stored);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/signup', remoteAddress: ip, payload: { email: invitee, password: PASSWORD } })).statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/magic-link', remoteAddress: ip, payload: { email: invitee } })).statusCode).toBe(200);
+    const [mail] = await t.database.sql`select text_content from email_send_queue where to_email = ${invitee} and text_content like '%/auth/magic?token=%'`;
+    const token = /token=([A-Za-z0-9_-]{43})/.exec(String(mail!['text_content']))![1];
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/magic-link/verify', remoteAddress: ip, payload: { token } });
+    expect(res.statusCode).toBe(200);
+    const rows = await t.database.sql`select s.ip_prefix from auth_sessions s join accounts a on a.id = s.user_id where a.email = ${invitee}`;
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row['ip_prefix']).toBe(stored);
   });
 
   it('leaves the full address in no row of any table', async () => {

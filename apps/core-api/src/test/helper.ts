@@ -63,3 +63,10 @@ export async function signUp(app: App, email = uniqueEmail(), password = PASSWOR
     headers: { authorization: `Bearer ${body.session.access_token}` },
   };
 }
+
+/** Factory: sign up through the real route, then mark the address verified (as its link would). */
+export async function signUpVerified(t: { app: App; database: { sql: import('postgres').Sql } }, email = uniqueEmail(), password = PASSWORD): Promise<SignedUp> {
+  const user = await signUp(t.app, email, password);
+  await t.database.sql`update accounts set email_confirmed_at = now() where id = ${user.userId}`;
+  return user;
+}

@@ -88,7 +88,7 @@ it('A/B tests: the create answer and the list (with templates and results) carry
 });
 
 it('queued emails in the user listing carry the received-email fields and the template summary as email_templates', async () => {
-  const me = await sessionFor(t, 'user');
+  const me = await sessionFor(t, 'user', { verified: true });
   const [tpl] = await t.database.sql`select id from email_templates where name = 'shape_template'`;
   await t.database.sql`insert into email_send_queue (template_id, user_id, to_email, subject, html_content, text_content, template_variables, status, sent_at)
     values (${tpl!['id']}, ${me.userId}, ${me.email}, 'Hello', '<p>Hello</p>', 'Hello', '{"name": "Ann"}'::jsonb, 'sent', now())`;

@@ -4,6 +4,17 @@
 import type { Sql } from 'postgres';
 import { claimRows, extendLease } from '@story/jobs';
 
+/**
+ * The stored copy a credential email keeps once final (libs/email redactQueuedEmail): written by the same
+ * statement that records the outcome, so a final row never holds a usable credential (CONTRACTS §7).
+ */
+export interface Redaction {
+  subject: string;
+  html: string;
+  text: string | null;
+  variables: Record<string, unknown>;
+}
+
 /** A claimed row: everything the worker needs to re-check, build and send the message. */
 export interface ClaimedRow {
   id: string;
@@ -13,6 +24,9 @@ export interface ClaimedRow {
   subject: string;
   html_content: string;
   text_content: string | null;
+  template_variables: Record<string, unknown>;
+  /** Credential variables marked at enqueue: the final state stores the copy without them. */
+  sensitive_variables: string[];
   category: string | null;
   attempts: number;
   max_attempts: number;
@@ -21,6 +35,16 @@ export interface ClaimedRow {
 const QUEUE_TABLE = { table: 'email_send_queue', runningStatus: 'processing' } as const;
 
 export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }: { workerId: string; leaseSeconds: number }) {
+  /**
+   * The SET items of a final outcome: the redacted copy, or redacted_at left as it is when there is none.
+   * JSON goes in as text with a ::jsonb cast (the Drizzle client shares this postgres.js instance and makes
+   * its json serializer a pass-through; libs/jobs job-queue.ts says the same).
+   */
+  const redactionSet = (redaction: Redaction | null) =>
+    redaction
+      ? sql`subject = ${redaction.subject}, html_content = ${redaction.html}, text_content = ${redaction.text},
+            template_variables = ${JSON.stringify(redaction.variables)}::jsonb, redacted_at = now()`
+      : sql`redacted_at = redacted_at`;
   return {
     /**
      * One statement claims the batch (libs/jobs claimRows: an UPDATE over SELECT ... FOR UPDATE SKIP LOCKED).
@@ -36,7 +60,7 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
         claimable: sql`(status = 'pending' and scheduled_for <= now() and (next_attempt_at is null or next_attempt_at <= now()))
                         or (status = 'processing' and lease_expires_at < now())`,
         orderBy: 'scheduled_for',
-        returning: sql`id, template_id, user_id, to_email, subject, html_content, text_content, category, attempts, max_attempts`,
+        returning: sql`id, template_id, user_id, to_email, subject, html_content, text_content, template_variables, sensitive_variables, category, attempts, max_attempts`,
       });
     },
 
@@ -46,14 +70,15 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
     },
 
     /** Record a send; false when this worker no longer held the row. Throws 23505 when the provider id is taken. */
-    async markSent(id: string, providerMessageId: string, messageId: string): Promise<boolean> {
+    async markSent(id: string, providerMessageId: string, messageId: string, redaction: Redaction | null = null): Promise<boolean> {
       // One statement, so one round trip and atomic: data-modifying CTEs all run, and the counters move only
       // when this worker still held the row (the guarded update returned it).
       const [result] = await sql<{ updated: number }[]>`
         with done as (
           update email_send_queue
              set status = 'sent', sent_at = now(), provider_message_id = ${providerMessageId}, message_id_header = ${messageId},
-                 attempts = attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+                 attempts = attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null,
+                 ${redactionSet(redaction)}
            where id = ${id} and locked_by = ${workerId} and status = 'processing'
           returning template_id
         ),
@@ -73,16 +98,26 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
      * markSent for several rows in one statement (the worker's group commit); answers the ids this worker
      * still held. Throws 23505 when a provider id is taken: the caller then marks them one by one.
      */
-    async markSentMany(sent: readonly { id: string; providerMessageId: string; messageId: string }[]): Promise<Set<string>> {
+    async markSentMany(sent: readonly { id: string; providerMessageId: string; messageId: string; redaction?: Redaction | null }[]): Promise<Set<string>> {
+      // Rows without a credential carry nulls (and redact = 0): their stored copy is left as it is. (postgres.js
+      // sends a JS boolean array as one boolean, so the flag travels as int[].)
+      const r = sent.map((s) => s.redaction ?? null);
       const rows = await sql<{ id: string }[]>`
         with input as (
-          select * from unnest(${sent.map((s) => s.id)}::uuid[], ${sent.map((s) => s.providerMessageId)}::text[], ${sent.map((s) => s.messageId)}::text[])
-                   as t(id, provider_message_id, message_id)
+          select * from unnest(${sent.map((s) => s.id)}::uuid[], ${sent.map((s) => s.providerMessageId)}::text[], ${sent.map((s) => s.messageId)}::text[],
+                               ${r.map((x) => (x !== null ? 1 : 0))}::int[], ${r.map((x) => x?.subject ?? null)}::text[], ${r.map((x) => x?.html ?? null)}::text[],
+                               ${r.map((x) => x?.text ?? null)}::text[], ${r.map((x) => (x ? JSON.stringify(x.variables) : null))}::text[])
+                   as t(id, provider_message_id, message_id, redact, subject, html, text_content, variables)
         ),
         done as (
           update email_send_queue q
              set status = 'sent', sent_at = now(), provider_message_id = i.provider_message_id, message_id_header = i.message_id,
-                 attempts = q.attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+                 attempts = q.attempts + 1, error_message = null, next_attempt_at = null, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null,
+                 subject = case when i.redact = 1 then i.subject else q.subject end,
+                 html_content = case when i.redact = 1 then i.html else q.html_content end,
+                 text_content = case when i.redact = 1 then i.text_content else q.text_content end,
+                 template_variables = case when i.redact = 1 then i.variables::jsonb else q.template_variables end,
+                 redacted_at = case when i.redact = 1 then now() else q.redacted_at end
             from input i
            where q.id = i.id and q.locked_by = ${workerId} and q.status = 'processing'
           returning q.id, q.template_id
@@ -109,11 +144,12 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
     },
 
     /** Failed for good, counted in the template's figures of the day in the same transaction. */
-    async markFailed(id: string, attempts: number, errorMessage: string): Promise<void> {
+    async markFailed(id: string, attempts: number, errorMessage: string, redaction: Redaction | null = null): Promise<void> {
       await sql.begin(async (tx) => {
         const updated = await tx<{ template_id: string | null }[]>`update email_send_queue
              set status = 'failed', attempts = ${attempts}, next_attempt_at = null,
-                 error_message = ${errorMessage}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+                 error_message = ${errorMessage}, updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null,
+                 ${redactionSet(redaction)}
            where id = ${id} and locked_by = ${workerId} and status = 'processing'
           returning template_id`;
         const templateId = updated[0]?.template_id;
@@ -125,9 +161,9 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
     },
 
     /** Not sent and never will be (the recipient may no longer receive it). */
-    async cancel(id: string, errorMessage: string): Promise<void> {
+    async cancel(id: string, errorMessage: string, redaction: Redaction | null = null): Promise<void> {
       await sql`update email_send_queue set status = 'cancelled', error_message = ${errorMessage},
-          updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null
+          updated_at = now(), locked_by = null, locked_at = null, lease_expires_at = null, ${redactionSet(redaction)}
         where id = ${id} and locked_by = ${workerId} and status = 'processing'`;
     },
   };

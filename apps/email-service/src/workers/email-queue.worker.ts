@@ -17,9 +17,9 @@ import { randomBytes } from 'node:crypto';
 import type postgres from 'postgres';
 import type { Database, EmailCategory } from '@story/db';
 import type { Deliverability } from '@story/email';
-import { checkDeliverableMany, createUnsubscribeTokens, currentUnsubscribeVersion, unsubscribeHeaders } from '@story/email';
+import { checkDeliverableMany, createUnsubscribeTokens, currentUnsubscribeVersion, redactQueuedEmail, unsubscribeHeaders } from '@story/email';
 import { ProviderError, type EmailDelivery, type EmailMessage } from '@story/providers';
-import { createEmailQueueRepository, type ClaimedRow } from './email-queue.repository';
+import { createEmailQueueRepository, type ClaimedRow, type Redaction } from './email-queue.repository';
 import { createSentMarks } from './sent-marks';
 
 /** Categories a recipient cannot opt out of: no List-Unsubscribe on them. */
@@ -96,7 +96,17 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
   const tokens = createUnsubscribeTokens(options.unsubscribe.secret);
 
   const queue = createEmailQueueRepository(sql, { workerId, leaseSeconds });
-  const sentMarks = createSentMarks(queue, (m) => markSent(m.id, m.providerMessageId, m.messageId));
+  const sentMarks = createSentMarks(queue, (m) => markSent(m.id, m.providerMessageId, m.messageId, m.redaction ?? null));
+
+  /**
+   * The copy a row keeps once final when it carries a credential (CONTRACTS §7): sent, failed for good or
+   * cancelled, its link or code is of no use to anyone reading the stored row (libs/email credentials.ts).
+   */
+  function redactionOf(row: ClaimedRow): Redaction | null {
+    if (!row.sensitive_variables || row.sensitive_variables.length === 0) return null;
+    const r = redactQueuedEmail({ subject: row.subject, html: row.html_content, text: row.text_content, variables: row.template_variables ?? {}, sensitiveVariables: row.sensitive_variables });
+    return { subject: r.subject, html: r.html, text: r.text, variables: r.variables };
+  }
 
   async function buildMessage(row: ClaimedRow): Promise<EmailMessage> {
     const headers: Record<string, string> = { 'X-Entity-Ref-ID': row.id };
@@ -117,12 +127,12 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     };
   }
 
-  async function markSent(id: string, providerMessageId: string, messageId: string): Promise<boolean> {
+  async function markSent(id: string, providerMessageId: string, messageId: string, redaction: Redaction | null): Promise<boolean> {
     try {
-      return await queue.markSent(id, providerMessageId, messageId);
+      return await queue.markSent(id, providerMessageId, messageId, redaction);
     } catch (err) {
       // provider_message_id is unique; a server that reuses ids must not leave the row stuck in 'processing'.
-      if ((err as { code?: string }).code === '23505' && providerMessageId !== messageId) return queue.markSent(id, messageId, messageId);
+      if ((err as { code?: string }).code === '23505' && providerMessageId !== messageId) return queue.markSent(id, messageId, messageId, redaction);
       throw err;
     }
   }
@@ -136,14 +146,14 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
       await queue.scheduleRetry(row.id, attempts, delay, failureMessage(err, attempts, false));
       return 'retried';
     }
-    await queue.markFailed(row.id, attempts, failureMessage(err, attempts, true));
+    await queue.markFailed(row.id, attempts, failureMessage(err, attempts, true), redactionOf(row));
     return 'failed';
   }
 
   /** Sends one row; the "sent" checkpoint is handed to the group commit and its promise pushed on `marks`. */
   async function processRow(row: ClaimedRow, check: Deliverability, result: BatchResult, claimedAt: number, marks: Promise<void>[]): Promise<void> {
     if (!check.allowed) {
-      await queue.cancel(row.id, `Not sent: ${check.reason}`);
+      await queue.cancel(row.id, `Not sent: ${check.reason}`, redactionOf(row));
       result.skipped += 1;
       return;
     }
@@ -164,7 +174,7 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
       return;
     }
     // The lane goes on to its next message while the checkpoint waits for the next group write.
-    const marked = sentMarks.mark({ id: row.id, providerMessageId: sent.providerMessageId, messageId: sent.messageId }).then(
+    const marked = sentMarks.mark({ id: row.id, providerMessageId: sent.providerMessageId, messageId: sent.messageId, redaction: redactionOf(row) }).then(
       (held) => {
         result.sent += 1;
         // Sent, but the row was reclaimed meanwhile (lease ran out during a very slow send): the at-least-once case.

@@ -1,12 +1,14 @@
 // Group commit of the worker's "sent" checkpoints: a lane hands its sent row over and goes on to the next
 // message; the rows that became ready while one UPDATE was in flight are written together by the next one.
 // The at-least-once window (sent, not yet marked) grows by at most that one statement.
-import type { EmailQueueRepository } from './email-queue.repository';
+import type { EmailQueueRepository, Redaction } from './email-queue.repository';
 
 export interface SentMark {
   id: string;
   providerMessageId: string;
   messageId: string;
+  /** The copy a credential email keeps once sent (null: the row holds no credential). */
+  redaction?: Redaction | null;
 }
 
 interface Waiting extends SentMark {

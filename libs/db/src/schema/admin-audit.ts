@@ -35,18 +35,19 @@ export const waitlist = pgTable(
 
 /**
  * Time-limited impersonation (spec 001 Authentication 5): an admin acts as a user through a dedicated
- * session that ends at expires_at; every action in it is audit-logged with impersonated_user_id.
+ * session that ends at expires_at; every action in it is audit-logged with impersonated_user_id. The
+ * admin and the user are kept as id and email snapshot without a foreign key (CONTRACTS §7), so the
+ * record outlives the deletion of either account.
  */
 export const adminImpersonations = pgTable(
   'admin_impersonations',
   {
     id: id(),
-    adminId: uuid('admin_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id').notNull(),
+    /** Filled from accounts by the insert trigger (migration 0024) when the writer leaves it out. */
+    adminEmail: text('admin_email'),
+    userId: uuid('user_id').notNull(),
+    userEmail: text('user_email'),
     /** The auth session issued for the impersonation; revoking it ends the impersonation. */
     sessionId: uuid('session_id').references(() => authSessions.id, { onDelete: 'set null' }),
     reason: text('reason').notNull(),
@@ -63,20 +64,26 @@ export const adminImpersonations = pgTable(
 );
 
 /**
- * Append-only record of every admin and support action. Actor links are set null, not cascade, so the
- * trail survives the deletion of the accounts involved.
+ * Append-only record of every admin and support action (and of account erasures). Who acted and on whom
+ * are stored ids with an email snapshot and no foreign key (CONTRACTS §7): the trail survives the deletion
+ * of either account. The insert trigger of migration 0024 fills the snapshots from accounts when the writer
+ * leaves them out (target_email when target_type is 'account').
  */
 export const adminAuditLog = pgTable(
   'admin_audit_log',
   {
     id: id(),
-    actorId: uuid('actor_id').references(() => accounts.id, { onDelete: 'set null' }),
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email'),
     /** Verb-style name: user.impersonate, feature_flag.update, gift.delete, ... */
     action: text('action').notNull(),
     targetType: text('target_type'),
     /** Text, since targets include slug-keyed records as well as uuids. */
     targetId: text('target_id'),
-    impersonatedUserId: uuid('impersonated_user_id').references(() => accounts.id, { onDelete: 'set null' }),
+    /** The account's email when target_type is 'account'. */
+    targetEmail: text('target_email'),
+    impersonatedUserId: uuid('impersonated_user_id'),
+    impersonatedUserEmail: text('impersonated_user_email'),
     /** Client IP with the last octet removed (spec 000 Authentication 10). */
     ipPrefix: text('ip_prefix'),
     /** Before and after values, request id. */

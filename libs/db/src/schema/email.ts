@@ -213,6 +213,14 @@ export const emailSendQueue = pgTable(
     htmlContent: text('html_content').notNull(),
     textContent: text('text_content'),
     templateVariables: jsonb('template_variables').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * Names of the variables that are credentials (verification and sign-in links, invitation tokens, gift
+     * codes), marked by the trigger at enqueue (libs/email credentials.ts): every view but the delivery
+     * removes them, and the worker stores the redacted copy once the row is final (CONTRACTS §7).
+     */
+    sensitiveVariables: text('sensitive_variables').array().notNull().default(sql`'{}'::text[]`),
+    /** When the worker replaced the stored copy by its redacted form (null: nothing to redact, or not final yet). */
+    redactedAt: timestamp('redacted_at', { withTimezone: true }),
     /** Copied from the template at enqueue time; the unsubscribe check is re-run at send time. */
     category: text('category').$type<EmailCategory>(),
     status: text('status').$type<QueueStatus>().notNull().default('pending'),

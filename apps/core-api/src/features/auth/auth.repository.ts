@@ -3,9 +3,11 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import {
   accounts,
+  authIdentities,
   authLockouts,
   authRefreshTokens,
   authSessions,
+  oauthExchangeCodes,
   one,
   profiles,
   userEmailPreferences,
@@ -143,6 +145,29 @@ export function createAuthRepository(db: Database) {
 
     async clearFailures(email: string, tx: DbOrTx = db): Promise<void> {
       await tx.delete(authLockouts).where(eq(authLockouts.email, email));
+    },
+
+    /**
+     * The first proof of the mailbox of an account made unverified (CONTRACTS §7, defence against
+     * pre-account hijacking): whoever made the account before it may not be the address's owner, so every
+     * way in they could hold goes, in the caller's transaction: the password, every open session (and with
+     * it every refresh token), every linked social identity, and the one-time codes of social sign-ins not
+     * yet exchanged. The session the verification itself opens comes after this and stays.
+     */
+    async dropPreVerificationAccess(userId: string, reason: string, tx: DbOrTx = db): Promise<{ sessionsEnded: number; identitiesUnlinked: number }> {
+      const now = new Date();
+      await tx.update(accounts).set({ passwordHash: null, updatedAt: now }).where(eq(accounts.id, userId));
+      const sessions = await tx
+        .update(authSessions)
+        .set({ revokedAt: now, revokedReason: reason })
+        .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)))
+        .returning({ id: authSessions.id });
+      const identities = await tx.delete(authIdentities).where(eq(authIdentities.userId, userId)).returning({ id: authIdentities.id });
+      await tx
+        .update(oauthExchangeCodes)
+        .set({ usedAt: now })
+        .where(and(eq(oauthExchangeCodes.userId, userId), isNull(oauthExchangeCodes.usedAt)));
+      return { sessionsEnded: sessions.length, identitiesUnlinked: identities.length };
     },
   };
 }

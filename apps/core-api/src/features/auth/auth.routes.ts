@@ -1,9 +1,10 @@
 // /api/auth: signup, signin, refresh and verify-email are public (5 per minute per client); signout and
-// resend-verification need a token.
+// resend-verification need a token. The routes that sign in or prove an address refuse a live
+// impersonation token sent with them (CONTRACTS §7: impersonation never mints another session).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { preHandlerAsyncHookHandler, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import { callerOf } from '@story/auth';
+import { callerOf, refuseImpersonation } from '@story/auth';
 import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { authResult, magicLinkBody, magicLinkVerifyBody, refreshBody, resendVerificationResult, signinBody, signupBody, verifyEmailBody, verifyEmailResult } from './auth.schemas';
 import type { AuthService } from './auth.service';
@@ -14,10 +15,12 @@ export interface AuthRoutesDeps {
   requireAuth: onRequestAsyncHookHandler | preHandlerAsyncHookHandler;
   /** A Bearer token is optional, but one that is sent must be valid (verify-email). */
   optionalAuth: onRequestAsyncHookHandler | preHandlerAsyncHookHandler;
+  /** libs/auth refuseImpersonationBearer bound to this service's token checks: 403 for a live impersonation token. */
+  refuseImpersonationBearer: (what: string) => onRequestAsyncHookHandler;
 }
 
 export const authRoutes =
-  ({ auth, rateLimit, requireAuth, optionalAuth }: AuthRoutesDeps): FastifyPluginAsyncZod =>
+  ({ auth, rateLimit, requireAuth, optionalAuth, refuseImpersonationBearer: noImpersonation }: AuthRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const limited = { rateLimit: rateLimit.route('core.auth') };
     const meta = (req: { headers: Record<string, unknown>; ip: string }) => ({
@@ -44,12 +47,13 @@ export const authRoutes =
       '/signin',
       {
         config: limited,
+        onRequest: noImpersonation('Signing in'),
         schema: {
           operationId: 'signin',
           summary: 'Sign in with email and password',
           tags: ['auth'],
           body: signinBody,
-          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 401, 413, 415, 429] as const) },
+          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429] as const) },
         },
       },
       async (req) => auth.signin(req.body, meta(req)),
@@ -59,12 +63,13 @@ export const authRoutes =
       '/refresh',
       {
         config: limited,
+        onRequest: noImpersonation('Refreshing a session'),
         schema: {
           operationId: 'refreshSession',
           summary: 'Exchange a refresh token for new tokens (the old refresh token stops working)',
           tags: ['auth'],
           body: refreshBody,
-          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 401, 413, 415, 429] as const) },
+          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429] as const) },
         },
       },
       async (req) => auth.refresh(req.body.refresh_token),
@@ -74,7 +79,7 @@ export const authRoutes =
       '/verify-email',
       {
         config: limited,
-        onRequest: optionalAuth as onRequestAsyncHookHandler,
+        onRequest: [optionalAuth as onRequestAsyncHookHandler, refuseImpersonation('Verifying an email address')],
         schema: {
           operationId: 'verifyEmail',
           summary: 'Confirm the email address with the token from the verification link',
@@ -113,6 +118,7 @@ export const authRoutes =
       '/magic-link',
       {
         config: { rateLimit: rateLimit.route('core.magic-link.ip') },
+        onRequest: noImpersonation('Asking for a sign-in link'),
         schema: {
           operationId: 'requestMagicLink',
           summary: 'Email a sign-in link (single use, valid 15 minutes) to the address',
@@ -121,7 +127,7 @@ export const authRoutes =
             'At most 5 requests per hour per address asked for (account or not) and 20 per hour per client address: 429 beyond.',
           tags: ['auth'],
           body: magicLinkBody,
-          response: { 200: z.object({ success: z.literal(true) }), ...errorResponses(coreErrorSchema, [400, 413, 415, 429] as const) },
+          response: { 200: z.object({ success: z.literal(true) }), ...errorResponses(coreErrorSchema, [400, 403, 413, 415, 429] as const) },
         },
       },
       async (req) => {
@@ -134,6 +140,7 @@ export const authRoutes =
       '/magic-link/verify',
       {
         config: limited,
+        onRequest: noImpersonation('Signing in with a sign-in link'),
         schema: {
           operationId: 'verifyMagicLink',
           summary: 'Sign in with the token from a sign-in link',
@@ -142,7 +149,7 @@ export const authRoutes =
             'role). An unknown token answers 400, a used or expired one 410; no session is made then.',
           tags: ['auth'],
           body: magicLinkVerifyBody,
-          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 410, 413, 415, 429] as const) },
+          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 403, 410, 413, 415, 429] as const) },
         },
       },
       async (req) => auth.verifyMagicLink(req.body.token, meta(req)),

@@ -54,7 +54,8 @@ describe('the verification email', () => {
     const [queued] = await t.database.sql`select q.category, q.status, q.to_email from email_send_queue q join email_templates tp on tp.id = q.template_id where q.user_id = ${user.userId} and tp.name = 'verify_email'`;
     expect(queued).toEqual({ category: 'transactional', status: 'pending', to_email: user.email });
 
-    const res = await verify(token);
+    // The web application sends the account's own Bearer token with the link: the password stays.
+    const res = await verify(token, user.headers);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ user: { id: user.userId, email: user.email, role: 'user', email_verified: true } });
     expect(await accountRow(user.userId)).toEqual({ role: 'user', verified: true });
@@ -82,7 +83,7 @@ describe('bootstrap admins need a verified email', () => {
     expect(signin.json().user.role).toBe('user');
 
     const [token] = await queuedTokens(boss.userId);
-    const verified = await verify(token);
+    const verified = await verify(token, boss.headers);
     expect(verified.statusCode).toBe(200);
     expect(verified.json().user).toEqual({ id: boss.userId, email: BOSS, role: 'admin', email_verified: true });
     expect(await accountRow(boss.userId)).toEqual({ role: 'admin', verified: true });
@@ -101,7 +102,7 @@ describe('bootstrap admins need a verified email', () => {
     const helper = await signUp(t.app, HELPER);
     expect(decodeJwt(helper.accessToken)['role']).toBe('user');
     const [token] = await queuedTokens(helper.userId);
-    expect((await verify(token)).json().user.role).toBe('support');
+    expect((await verify(token, helper.headers)).json().user.role).toBe('support');
     expect(decodeJwt((await refresh(helper.refreshToken)).json().session.access_token)['role']).toBe('support');
   });
 
@@ -113,7 +114,8 @@ describe('bootstrap admins need a verified email', () => {
       const signup = await listed.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: PASSWORD } });
       const userId = signup.json().user.id as string;
       const [token] = await queuedTokens(userId);
-      expect((await listed.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } })).json().user.role).toBe('admin');
+      const own = { authorization: `Bearer ${signup.json().session.access_token}` };
+      expect((await listed.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token }, headers: own })).json().user.role).toBe('admin');
       const adminSession = (await listed.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: signup.json().session.refresh_token } })).json().session;
       expect(decodeJwt(adminSession.access_token)['role']).toBe('admin');
 
@@ -233,7 +235,7 @@ describe('resend-verification', () => {
     expect(tokens).toHaveLength(4);
 
     // The newest link verifies; the older ones are spent with it.
-    expect((await verify(tokens[3])).statusCode).toBe(200);
+    expect((await verify(tokens[3], user.headers)).statusCode).toBe(200);
     expect((await verify(tokens[1])).statusCode).toBe(410);
 
     const done = await resend(user);

@@ -3,11 +3,19 @@
 // accounts.email_confirmed_at and the role the lists give a verified address (roleForAccount), so the
 // next refresh or sign-in carries it. Resends: 3 per hour per account, counted in PostgreSQL so the
 // limit holds across replicas and restarts.
+//
+// The first verification of an account made unverified is the first proof that its holder owns the
+// mailbox (CONTRACTS §7): presented by anyone but a signed-in session of that very account, it removes the
+// password, ends every session and unlinks every identity attached before it (auth.repository
+// dropPreVerificationAccess), so whoever signed up first with someone else's address keeps nothing. A
+// session of the account presenting the token has shown both the account's credential and the mailbox, so
+// the account is its holder's and keeps its way in (the web app sends its Bearer token with the link).
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountRole, Database, DbOrTx } from '@story/db';
 import { triggerEmailVerification } from '@story/email';
 import { AppError, countedLimit } from '@story/http';
 import { toUser } from './auth.schemas';
+import { createAuthRepository } from './auth.repository';
 import { createEmailVerificationRepository } from './email-verification.repository';
 
 export const VERIFICATION_TTL_HOURS = 24;
@@ -28,6 +36,7 @@ const gone = (message: string) => new AppError('gone', message, { field: 'token'
 
 export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificationDeps) {
   const repo = createEmailVerificationRepository(db);
+  const authRepo = createAuthRepository(db);
 
   /** Make a token, keep its hash, and queue the verify_email message with the link (in the caller's transaction). */
   async function send(tx: DbOrTx, input: { userId: string; email: string; userName: string; source: 'signup' | 'resend' }): Promise<boolean> {
@@ -50,7 +59,8 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
     /**
      * Spend a token. Unknown (forged) → 400; used, expired, or sent to an address the account no longer
      * has → 410; a signed-in caller presenting another account's token → 403. Nothing changes on refusal.
-     * Verifying spends every other open token of the account too.
+     * Verifying spends every other open token of the account too; the first one, unless a session of the
+     * account presents it, also ends every earlier way in (see the top of this file).
      */
     async verify(token: string, callerId?: string): Promise<{ user: ReturnType<typeof toUser> }> {
       return repo.transaction(async (tx) => {
@@ -66,6 +76,7 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
 
         const role = roleOf({ email: found.email, emailVerified: true, grantedRole: found.grantedRole });
         await repo.spendOpenTokens(found.userId, tx);
+        if (found.emailConfirmedAt === null && callerId !== found.userId) await authRepo.dropPreVerificationAccess(found.userId, 'email_verified', tx);
         await repo.markVerified(found.userId, found.emailConfirmedAt ?? new Date(), role, tx);
         return { user: toUser({ id: found.userId, email: found.email, role, emailVerified: true }) };
       });

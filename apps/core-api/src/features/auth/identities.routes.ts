@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import { callerOf } from '@story/auth';
+import { callerOf, refuseImpersonation } from '@story/auth';
 import { AUTH_PROVIDERS } from '@story/db';
 import { coreErrorSchema, errorResponses } from '@story/http';
 import type { IdentitiesService } from './identities';
@@ -44,6 +44,8 @@ export const identitiesRoutes =
     app.delete(
       '/:provider',
       {
+        // Changing how the account signs in is its owner's decision alone (CONTRACTS §7).
+        onRequest: refuseImpersonation('Unlinking a sign-in method'),
         schema: {
           operationId: 'unlinkSignInMethod',
           summary: 'Unlink a social sign-in (google, facebook or apple) from the caller',
@@ -53,7 +55,7 @@ export const identitiesRoutes =
           tags: ['auth'],
           security: [{ bearerAuth: [] }],
           params: z.object({ provider: z.enum(AUTH_PROVIDERS) }),
-          response: { 200: identitiesResult, ...errorResponses(coreErrorSchema, [400, 401, 404, 409] as const) },
+          response: { 200: identitiesResult, ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 409] as const) },
         },
       },
       async (req) => ({ identities: await identities.unlink(callerOf(req).userId, req.params.provider) }),

@@ -3,13 +3,16 @@
 // work is alike), and only an existing account gets the magic_link email. The token is 256-bit, single
 // use, valid 15 minutes; only its sha256 is stored. Verifying signs in exactly as signin does (the
 // session comes from the auth service), marks the email verified (the link proves the mailbox) and
-// gives the role roleForAccount decides.
+// gives the role roleForAccount decides. The first verification of an account made unverified ends every
+// earlier way in (CONTRACTS §7: the password, every other session, every linked identity; auth.repository
+// dropPreVerificationAccess), in the same transaction; the session this link opens is the only one left.
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountRole, Database, DbOrTx } from '@story/db';
 import { triggerMagicLink } from '@story/email';
 import { AppError, countedLimit } from '@story/http';
 import type { AccountView, AuthResult } from './auth.schemas';
 import type { ClientMeta } from './auth.service';
+import { createAuthRepository } from './auth.repository';
 import { createMagicLinkRepository } from './magic-link.repository';
 
 export const MAGIC_LINK_TTL_MINUTES = 15;
@@ -30,6 +33,7 @@ export interface MagicLinkDeps {
 
 export function createMagicLinks({ db, appUrl, roleOf, openSession, limitScale = 1 }: MagicLinkDeps) {
   const repo = createMagicLinkRepository(db);
+  const authRepo = createAuthRepository(db);
   const perEmail = countedLimit('core.magic-link.email', limitScale);
 
   return {
@@ -66,6 +70,7 @@ export function createMagicLinks({ db, appUrl, roleOf, openSession, limitScale =
 
         const role = roleOf({ email: found.email, emailVerified: true, grantedRole: found.grantedRole });
         await repo.spendOpenTokens(found.userId, tx);
+        if (found.emailConfirmedAt === null) await authRepo.dropPreVerificationAccess(found.userId, 'email_verified_by_magic_link', tx);
         await repo.markVerifiedAndSignedIn(found.userId, found.emailConfirmedAt ?? new Date(), role, tx);
         return openSession(tx, { id: found.userId, email: found.email, role, emailVerified: true }, meta);
       });

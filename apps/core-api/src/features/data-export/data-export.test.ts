@@ -145,6 +145,44 @@ describe('POST /api/user/export-data (json)', () => {
   });
 });
 
+describe('queued emails in the export (CONTRACTS §7)', () => {
+  /** The token of the newest queued sign-in link of the account (what its mailbox receives). */
+  const magicToken = async (userId: string) => {
+    const [row] = await t.database.sql`select q.text_content from email_send_queue q join email_templates tp on tp.id = q.template_id
+      where q.user_id = ${userId} and tp.name = 'magic_link' order by q.created_at desc limit 1`;
+    return /token=([A-Za-z0-9_-]{43})/.exec(String(row!['text_content']))![1]!;
+  };
+  const exported = async (who: SignedUp, format: 'json' | 'zip') => {
+    const res = await post('/api/user/export-data', { format, exportType: 'all' }, who);
+    const done = await finished(res.json().id, who);
+    const file = await t.app.inject({ method: 'GET', url: done.file_url, headers: who.headers });
+    expect(file.statusCode).toBe(200);
+    return format === 'json' ? file.body : (await unzip(file.rawPayload)).get('data.json')!.toString('utf8');
+  };
+
+  it('never carries a live sign-in link, and lists no mail at all for an address not verified', async () => {
+    const c = await signUp(t.app);
+    expect((await post('/api/auth/magic-link', { email: c.email }, c)).statusCode).toBe(200);
+    const unverifiedToken = await magicToken(c.userId);
+    for (const format of ['json', 'zip'] as const) {
+      const body = await exported(c, format);
+      expect(body).not.toContain(unverifiedToken);
+      expect(JSON.parse(body).tables['email_send_queue']).toEqual([]);
+    }
+
+    await t.database.sql`update accounts set email_confirmed_at = now() where id = ${c.userId}`;
+    expect((await post('/api/auth/magic-link', { email: c.email }, c)).statusCode).toBe(200);
+    const token = await magicToken(c.userId);
+    for (const format of ['json', 'zip'] as const) {
+      const body = await exported(c, format);
+      expect(body).not.toContain(token);
+      expect(body).not.toContain(unverifiedToken);
+      const mails = JSON.parse(body).tables['email_send_queue'] as { template_variables: Record<string, unknown> }[];
+      expect(mails.some((m) => m.template_variables['magic_link_url'] === '[removed]')).toBe(true);
+    }
+  });
+});
+
 describe('GET /api/user/data-export?format=', () => {
   it('queues a pdf when none is ready (202), then streams the newest completed one', async () => {
     const first = await get('/api/user/data-export?format=pdf');

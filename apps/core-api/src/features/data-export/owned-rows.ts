@@ -4,6 +4,7 @@
 // a conversation, chapters of a book, members of an owned group) belongs with it. Secrets (password
 // hashes, token hashes, codes) never leave, and tables that only hold sign-in machinery are skipped.
 import type { Sql } from 'postgres';
+import { redactQueuedEmail } from '@story/email';
 
 export type ExportType = 'stories' | 'profile' | 'all';
 
@@ -107,12 +108,39 @@ async function rowCounts(sql: Sql, sources: readonly OwnedSource[], userId: stri
 
 const label = (s: OwnedSource) => (s.parent ? `${s.table} (of ${s.parent.table}.${s.parent.column})` : s.column === 'id' || s.column === 'user_id' ? s.table : `${s.table} (${s.column})`);
 
+type Row = Record<string, unknown>;
+
+/**
+ * Queued emails as the export shows them (CONTRACTS §7): only mail to the address the account has verified,
+ * and never a credential (a verification or sign-in link, an invitation, a gift code: libs/email
+ * redactQueuedEmail). Someone who signed up with another person's address exports none of their mail.
+ */
+function queuedEmailView(account: { email: string; verified: boolean } | undefined) {
+  return (row: Row): Row | null => {
+    if (!account?.verified || typeof row['to_email'] !== 'string' || row['to_email'].toLowerCase() !== account.email.toLowerCase()) return null;
+    const shown = redactQueuedEmail({
+      subject: String(row['subject'] ?? ''),
+      html: String(row['html_content'] ?? ''),
+      text: typeof row['text_content'] === 'string' ? row['text_content'] : null,
+      variables: (row['template_variables'] as Record<string, unknown> | null) ?? {},
+      sensitiveVariables: (row['sensitive_variables'] as string[] | null) ?? [],
+    });
+    return { ...row, subject: shown.subject, html_content: shown.html, text_content: shown.text, template_variables: shown.variables };
+  };
+}
+
 /**
  * The export as JSON text, yielded piece by piece: `{"exportedAt", "userId", "exportType", "tables": {name: [rows]}}`.
  * Every source is listed, empty ones as [], so a reader sees what was looked at.
  */
 export async function* ownedRowsJson(sql: Sql, userId: string, type: ExportType, now = new Date()): AsyncGenerator<string> {
-  const [all, columns] = await Promise.all([ownedSources(sql), exportedColumns(sql)]);
+  const [all, columns, [account]] = await Promise.all([
+    ownedSources(sql),
+    exportedColumns(sql),
+    sql<{ email: string; verified: boolean }[]>`select email, email_confirmed_at is not null as verified from accounts where id = ${userId}`,
+  ]);
+  /** Tables whose rows are shown through a view of their own; null leaves the row out. */
+  const views: Record<string, (row: Row) => Row | null> = { email_send_queue: queuedEmailView(account) };
   const sources = all.filter((s) => typeIncludes(type, s.table));
   const counts = await rowCounts(sql, sources, userId);
   const columnsOf = (s: OwnedSource) => columns.get(s.table) ?? [];
@@ -145,9 +173,12 @@ export async function* ownedRowsJson(sql: Sql, userId: string, type: ExportType,
     ahead.delete(i);
     let text = head;
     let first = true;
+    const view = views[source.table];
     // One piece per batch of rows, not per row.
     for await (const batch of batches) {
-      for (const row of batch) {
+      for (const raw of batch) {
+        const row = view ? view(raw) : raw;
+        if (row === null) continue;
         text += (first ? '\n' : ',\n') + JSON.stringify(row);
         first = false;
       }

@@ -102,6 +102,13 @@ export function createFamilyMembersRepository(db: DbOrTx) {
          order by m.joined_at limit 50`);
     },
 
+    /** The account's address and whether it is verified (accepting an invitation needs a verified one). */
+    async accountAddress(userId: string, tx: DbOrTx = db): Promise<{ email: string; verified: boolean } | undefined> {
+      const rows = await tx.execute<{ email: string; verified: boolean }>(sql`
+        select email, email_confirmed_at is not null as verified from accounts where id = ${userId}`);
+      return rows[0];
+    },
+
     /** An account's name for messages (profile, else the address's local part). */
     async accountName(userId: string, tx: DbOrTx = db): Promise<string | undefined> {
       const rows = await tx.execute<{ name: string }>(sql`
@@ -131,6 +138,8 @@ export function createFamilyMembersRepository(db: DbOrTx) {
             set: {
               role: input.role,
               status: 'active',
+              // The member list shows the address that accepted (CONTRACTS §7), also on re-joining.
+              email: input.email,
               removedAt: null,
               relationship: sql`coalesce(${input.relationship}, ${familyMembers.relationship})`,
               joinedAt: sql`now()`,

@@ -1,7 +1,10 @@
 // The invitee's side of an invitation: what it is for (before and after signing in), accepting or
 // declining it, and the welcome page of the family joined. Accept and reject need the signed-in account's
 // email to equal the invited address: the invitation is for that person, and a forwarded link must not
-// let someone else in. An expired or already used token is refused and nothing is written.
+// let someone else in. An expired or already used token is refused and nothing is written. Answering also
+// needs the account's address to be verified (CONTRACTS §7): before that, nothing shows the account holds
+// the invited mailbox (anyone can sign up with any address). That refusal comes before the token is looked
+// up, so it is the same whether or not the invitation exists.
 import type { Database, DbOrTx } from '@story/db';
 import { AppError, conflict, forbidden, notFound } from '@story/http';
 import { recordEvent } from '../timeline/timeline.service';
@@ -27,7 +30,19 @@ function assertAnswerable(row: InvitationRow, callerEmail: string): void {
   }
 }
 
+/** The sentence of the refusal to an account whose address is not verified. */
+export const UNVERIFIED_ANSWER =
+  'Accepting or declining an invitation needs a verified email address. Confirm your address with the link we emailed you, then open the invitation again.';
+
 export function createInvitationAnswers({ db, invitations, groups, members }: InvitationAnswersDeps) {
+  /** The caller's stored address, refused (403) while it is not verified. */
+  async function verifiedAddress(callerId: string, tx: DbOrTx): Promise<string> {
+    const account = await members.accountAddress(callerId, tx);
+    if (!account) throw new AppError('unauthorized', 'Unauthorized');
+    if (!account.verified) throw forbidden(UNVERIFIED_ANSWER, { code: 'email_not_verified' });
+    return account.email;
+  }
+
   async function byToken(token: string): Promise<InvitationRow> {
     const row = await invitations.findByTokenHash(hashInvitationToken(token));
     if (!row) throw notFound('Invitation');
@@ -84,8 +99,10 @@ export function createInvitationAnswers({ db, invitations, groups, members }: In
      * Joins the caller to the family (re-joining reuses a removed membership) and records it on the timeline.
      * Given `outer` (signup with an invitation), it runs inside that transaction.
      */
-    async accept(callerId: string, callerEmail: string, token: string, outer?: DbOrTx) {
+    async accept(callerId: string, _callerEmail: string, token: string, outer?: DbOrTx) {
       return (outer ?? db).transaction(async (tx) => {
+        // The stored, verified address decides, not the one in the token's claims.
+        const callerEmail = await verifiedAddress(callerId, tx);
         const row = await invitations.lockByTokenHash(hashInvitationToken(token), tx);
         if (!row) throw notFound('Invitation');
         assertAnswerable(row, callerEmail);
@@ -104,8 +121,9 @@ export function createInvitationAnswers({ db, invitations, groups, members }: In
       });
     },
 
-    async reject(callerEmail: string, token: string): Promise<{ status: 'rejected' }> {
+    async reject(callerId: string, token: string): Promise<{ status: 'rejected' }> {
       return db.transaction(async (tx) => {
+        const callerEmail = await verifiedAddress(callerId, tx);
         const row = await invitations.lockByTokenHash(hashInvitationToken(token), tx);
         if (!row) throw notFound('Invitation');
         assertAnswerable(row, callerEmail);

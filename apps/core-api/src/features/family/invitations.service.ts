@@ -4,7 +4,8 @@
 //
 // Decisions the spec leaves open:
 // - Accept and reject need the signed-in account's email to equal the invited address (403 otherwise):
-//   the invitation is for that person, and a forwarded link must not let someone else in.
+//   the invitation is for that person, and a forwarded link must not let someone else in. That address must
+//   be verified (CONTRACTS §7, 403 otherwise): anyone can sign up with any address.
 // - The family-members allowance is the GROUP OWNER's tier; it counts active members other than the owner
 //   plus pending invitations, so inviting cannot outrun the allowance and accept never fails on it.
 // - 5 invitations per hour per inviter (spec Limits), counted in the database (creations plus resends of

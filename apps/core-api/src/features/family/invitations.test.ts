@@ -1,7 +1,7 @@
 // Family invitations end to end (CONTRACTS §6): create -> email queued -> preview -> accept -> member,
 // and every refusal (bad role, unknown relationship, expired, reused, wrong account, allowance, rate limit)
 // with the tables checked afterwards.
-import { buildTestApp, signUp, uniqueEmail, type SignedUp, type TestContext } from '../../test/helper';
+import { buildTestApp, signUp, signUpVerified, uniqueEmail, type SignedUp, type TestContext } from '../../test/helper';
 import { hashToken, newFamilyGroup, newInvitation, setTier } from '../../test/family-factories';
 
 let t: TestContext;
@@ -46,7 +46,7 @@ it('invites, queues the email in the same breath, previews before sign-in, and a
     invitation: { status: 'pending', role: 'family_contributor', expiresAt: invitation.expiresAt, emailHint: `i***@example.test`, familyName: 'The Hendersons', inviterName: 'Test Person', message: "Come share Grandma's stories" },
   });
 
-  const invitee = await signUp(t.app, inviteeEmail);
+  const invitee = await signUpVerified(t, inviteeEmail);
   const details = await t.app.inject({ method: 'GET', url: `/api/family/invitations/${token}`, headers: invitee.headers });
   expect(details.statusCode).toBe(200);
   expect(details.json()).toMatchObject({ emailMatches: true, canAccept: true, invitation: { id: invitation.id, family: { id: groupId, name: 'The Hendersons', memberCount: 1 } } });
@@ -101,7 +101,7 @@ it('refuses role owner, unknown relationships and malformed emails with 400 nami
 it('refuses an expired token (410), a cancelled one (409) and another account (403), writing nothing', async () => {
   const { owner, groupId } = await ownerWithGroup();
   const email = uniqueEmail('late');
-  const invitee = await signUp(t.app, email);
+  const invitee = await signUpVerified(t, email);
   const expired = await newInvitation(t.database.sql, { groupId, invitedBy: owner.userId, email, expiresInMs: -1000 });
   for (const url of ['/api/family/invitations/accept', '/api/family/invitations/reject']) {
     const res = await t.app.inject({ method: 'POST', url, headers: invitee.headers, payload: { token: expired.token } });
@@ -120,7 +120,7 @@ it('refuses an expired token (410), a cancelled one (409) and another account (4
   const statuses = await t.database.sql`select status from family_invitations where family_group_id = ${groupId} order by created_at`;
   expect(statuses.map((s) => s['status'])).toEqual(['expired', 'pending']);
 
-  const stranger = await signUp(t.app);
+  const stranger = await signUpVerified(t);
   const wrong = await t.app.inject({ method: 'POST', url: '/api/family/invitations/accept', headers: stranger.headers, payload: { token } });
   expect(wrong.statusCode).toBe(403);
   expect(wrong.json().code).toBe('invitation_email_mismatch');
@@ -155,7 +155,7 @@ it('rejects, resends with a rotated token, and re-inviting a pending address res
   const [mails] = await t.database.sql`select count(*)::int as n from email_send_queue where to_email = ${email}`;
   expect(mails!['n']).toBe(3);
 
-  const invitee = await signUp(t.app, email);
+  const invitee = await signUpVerified(t, email);
   const reject = await t.app.inject({ method: 'POST', url: '/api/family/invitations/reject', headers: invitee.headers, payload: { token: tokenOf(again.json().invitation.inviteUrl) } });
   expect(reject.statusCode).toBe(200);
   const [after] = await t.database.sql`select status, closed_at is not null as closed from family_invitations where family_group_id = ${groupId}`;
@@ -212,7 +212,7 @@ it('allows 5 invitations per hour per inviter (RATE_LIMIT_SCALE=1), across both 
 it('a removed member can be invited back; accepting reactivates the same membership row', async () => {
   const { owner, groupId } = await ownerWithGroup();
   const email = uniqueEmail('back');
-  const member = await signUp(t.app, email);
+  const member = await signUpVerified(t, email);
   const [row] = await t.database.sql<{ id: string }[]>`
     insert into family_members (family_group_id, user_id, role, status, removed_at) values (${groupId}, ${member.userId}, 'family_contributor', 'removed', now()) returning id`;
   expect((await t.app.inject({ method: 'GET', url: `/api/family/groups/${groupId}`, headers: member.headers })).statusCode).toBe(404);
@@ -224,4 +224,42 @@ it('a removed member can be invited back; accepting reactivates the same members
   const rows = await t.database.sql`select role, status, removed_at from family_members where family_group_id = ${groupId} and user_id = ${member.userId}`;
   expect(rows).toEqual([{ role: 'family_viewer', status: 'active', removed_at: null }]);
   expect((await t.app.inject({ method: 'GET', url: `/api/family/groups/${groupId}`, headers: member.headers })).statusCode).toBe(200);
+});
+
+it('an account whose address is not verified cannot accept or decline: 403 with the sentence, the same for an unknown token, nothing written', async () => {
+  // The audit's path: sign up with the invitee's address before the invitee, get the token, accept.
+  const { owner, groupId } = await ownerWithGroup();
+  const email = uniqueEmail('invitee');
+  const res = await invite(owner, { familyGroupId: groupId, email, role: 'family_contributor' });
+  const token = tokenOf(res.json().invitation.inviteUrl);
+  const squatter = await signUp(t.app, email);
+  const answers = [];
+  for (const url of ['/api/family/invitations/accept', '/api/family/invitations/reject']) {
+    for (const tried of [token, 'A'.repeat(43)]) {
+      const refused = await t.app.inject({ method: 'POST', url, headers: squatter.headers, payload: { token: tried } });
+      expect(refused.statusCode).toBe(403);
+      answers.push(refused.json());
+    }
+  }
+  expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+  expect(answers[0].error).toMatch(/needs a verified email address/);
+  const [row] = await t.database.sql`select status, accepted_by from family_invitations where family_group_id = ${groupId}`;
+  expect(row).toEqual({ status: 'pending', accepted_by: null });
+  const members = await t.database.sql`select user_id from family_members where family_group_id = ${groupId}`;
+  expect(members.map((m) => m['user_id'])).toEqual([owner.userId]);
+});
+
+it('the member list shows the address that accepted, also after re-joining under another invitation', async () => {
+  const { owner, groupId } = await ownerWithGroup();
+  const email = uniqueEmail('joiner');
+  const joiner = await signUpVerified(t, email);
+  // A placeholder-era row with another address, removed: re-joining writes the accepting address.
+  await t.database.sql`insert into family_members (family_group_id, user_id, role, status, removed_at, email) values (${groupId}, ${joiner.userId}, 'family_viewer', 'removed', now(), 'old.address@example.test')`;
+  const res = await invite(owner, { familyGroupId: groupId, email, role: 'family_viewer' });
+  const accepted = await t.app.inject({ method: 'POST', url: '/api/family/invitations/accept', headers: joiner.headers, payload: { token: tokenOf(res.json().invitation.inviteUrl) } });
+  expect(accepted.statusCode).toBe(200);
+  const list = await t.app.inject({ method: 'GET', url: `/api/families/${groupId}/members`, headers: owner.headers });
+  expect(list.statusCode).toBe(200);
+  expect(JSON.stringify(list.json())).toContain(email);
+  expect(JSON.stringify(list.json())).not.toContain('old.address@example.test');
 });

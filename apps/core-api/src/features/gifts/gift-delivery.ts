@@ -33,6 +33,8 @@ export async function queueGiftEmail(
     toEmail: gift.recipientEmail,
     variables,
     idempotencyKey: deliveryKey(gift.id, attempt),
+    // The code is a credential: no view of the queue but the delivery shows it (CONTRACTS §7).
+    sensitiveVariables: ['redeem_url'],
   });
   if (result.queued) return null;
   return REFUSALS[result.reason ?? ''] ?? `The email was not queued (${result.reason ?? 'unknown reason'})`;

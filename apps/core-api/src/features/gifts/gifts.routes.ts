@@ -2,7 +2,7 @@
 // (role admin, else 403). Authenticated scope; the service holds every decision.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { callerOf, requireRole } from '@story/auth';
+import { callerOf, refuseImpersonation, requireRole } from '@story/auth';
 import { coreErrorSchema, errorResponses } from '@story/http';
 import { adminGiftSchema, adminListQuery, dismissBody, giftErrorSchema, giftIdBody, giftSchema, idQuery, purchaseBody, redeemBody } from './gifts.schemas';
 import type { GiftsService } from './gifts.service';
@@ -17,13 +17,15 @@ export const giftsRoutes =
     app.post(
       '/api/gifts/purchase',
       {
+        // Money moves: never on an impersonation token (CONTRACTS §7).
+        onRequest: refuseImpersonation('Buying a gift'),
         schema: {
           operationId: 'purchaseGift',
           summary: 'Buy a gift subscription: paid through the billing provider, its redemption code emailed to the recipient',
           tags,
           security,
           body: purchaseBody,
-          response: { 201: z.object({ success: z.literal(true), gift: giftSchema, invoiceId: z.uuid() }), ...errorResponses(coreErrorSchema, [400, 401, 422, 429, 503] as const) },
+          response: { 201: z.object({ success: z.literal(true), gift: giftSchema, invoiceId: z.uuid() }), ...errorResponses(coreErrorSchema, [400, 401, 403, 422, 429, 503] as const) },
         },
       },
       async (req, reply) => reply.code(201).send({ success: true as const, ...(await gifts.purchase(callerOf(req).userId, req.body)) }),
@@ -32,6 +34,7 @@ export const giftsRoutes =
     app.post(
       '/api/gifts/redeem',
       {
+        onRequest: refuseImpersonation('Redeeming a gift'),
         schema: {
           operationId: 'redeemGift',
           summary: "Redeem a gift code once, within its validity: upgrades the caller's plan for the gift's term",
@@ -40,7 +43,7 @@ export const giftsRoutes =
           body: redeemBody,
           response: {
             200: z.object({ success: z.literal(true), gift: giftSchema, subscription: z.object({ tier: z.string(), status: z.literal('active'), term_ends_at: z.string() }) }),
-            ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 410, 429] as const),
+            ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 409, 410, 429] as const),
           },
         },
       },
@@ -108,6 +111,7 @@ export const giftsRoutes =
     app.delete(
       '/api/gifts/delete',
       {
+        onRequest: refuseImpersonation('Cancelling a gift'),
         schema: {
           operationId: 'cancelGift',
           summary: 'Cancel a pending gift (?id=<gift id>): refunded, invoice voided, code disabled',
@@ -116,7 +120,7 @@ export const giftsRoutes =
           querystring: idQuery,
           response: {
             200: z.object({ success: z.literal(true), id: z.uuid(), status: z.literal('cancelled') }),
-            ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 429, 503] as const),
+            ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 409, 429, 503] as const),
           },
         },
       },

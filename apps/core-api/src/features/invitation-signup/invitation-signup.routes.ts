@@ -26,8 +26,9 @@ export const invitationSignupRoutes =
           operationId: 'signupWithInvitation',
           summary: 'Create an account and accept a family invitation in one step (one transaction)',
           description:
-            'The email must be the invited address. An unknown token answers 404, an expired one 410, one already answered 409, ' +
-            'an email other than the invited one 403, a taken email 409; no account is created then.',
+            'Accepting an invitation needs a verified email address (CONTRACTS §7) and a new account\'s is not verified yet, so this ' +
+            'answers 403 with a sentence saying so and creates nothing: sign up with POST /api/auth/signup, confirm the address ' +
+            'with the emailed link, then accept with POST /api/family/invitations/accept. A taken email answers 409.',
           tags: ['auth'],
           body,
           response: {

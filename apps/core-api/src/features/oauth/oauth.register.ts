@@ -1,4 +1,5 @@
 // Social sign-in's routes under /api/auth/oauth (CONTRACTS §10), with the providers built from config.
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type { Database, DbOrTx } from '@story/db';
 import type { App, RateLimitHandle } from '@story/http';
 import type { CoreApiConfig } from '../../config';
@@ -14,10 +15,12 @@ export interface OAuthRegistrationDeps {
   rateLimit: RateLimitHandle;
   /** The auth service's session issuing. */
   openSession: (tx: DbOrTx, account: AccountView, meta: ClientMeta) => Promise<AuthResult>;
+  /** 403 for a live impersonation token on the exchange (CONTRACTS §7). */
+  refuseImpersonationBearer?: (what: string) => onRequestAsyncHookHandler;
 }
 
 export async function registerOAuth(app: App, deps: OAuthRegistrationDeps): Promise<void> {
-  const { config, db, rateLimit, openSession } = deps;
+  const { config, db, rateLimit, openSession, refuseImpersonationBearer } = deps;
   const oauth = createOAuthService({
     db,
     openSession,
@@ -27,5 +30,5 @@ export async function registerOAuth(app: App, deps: OAuthRegistrationDeps): Prom
     // The library's reason (state, nonce, signature, expiry, audience...) and the provider: never a token or a code.
     onFailure: ({ provider, reason }) => app.log.warn({ provider, reason }, 'social sign-in refused'),
   });
-  await app.register(oauthRoutes({ oauth, rateLimit, secureCookie: config.oauth.publicApiUrl.startsWith('https:') }), { prefix: '/api/auth/oauth' });
+  await app.register(oauthRoutes({ oauth, rateLimit, secureCookie: config.oauth.publicApiUrl.startsWith('https:'), refuseImpersonationBearer }), { prefix: '/api/auth/oauth' });
 }

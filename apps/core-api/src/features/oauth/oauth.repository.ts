@@ -1,7 +1,7 @@
 // The SQL of social sign-in (CONVENTIONS 7): states in flight, one-time exchange codes, identities and
 // the accounts they create or link. Methods take plain values and an optional transaction.
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { accounts, authIdentities, authSessions, oauthExchangeCodes, oauthStates, one, type AccountRole, type AuthProvider, type Database, type DbOrTx } from '@story/db';
+import { accounts, authIdentities, oauthExchangeCodes, oauthStates, one, type AccountRole, type AuthProvider, type Database, type DbOrTx } from '@story/db';
 
 export function createOAuthRepository(db: Database) {
   return {
@@ -66,17 +66,9 @@ export function createOAuthRepository(db: Database) {
       await tx.update(authIdentities).set({ email, emailVerified }).where(eq(authIdentities.id, identityId));
     },
 
-    /**
-     * The provider proved the address: the account is verified from now on. An account that was not
-     * verified before may have been created by someone else with this address: its password and its open
-     * sessions go (pre-account-takeover).
-     */
-    async claimUnverifiedAccount(userId: string, tx: DbOrTx = db): Promise<void> {
-      await tx.update(accounts).set({ emailConfirmedAt: new Date(), passwordHash: null }).where(eq(accounts.id, userId));
-      await tx
-        .update(authSessions)
-        .set({ revokedAt: new Date(), revokedReason: 'email_claimed_by_provider' })
-        .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
+    /** The provider proved the address: the account is verified from now on (its earlier ways in are ended by the caller). */
+    async markVerified(userId: string, tx: DbOrTx = db): Promise<void> {
+      await tx.update(accounts).set({ emailConfirmedAt: new Date(), updatedAt: new Date() }).where(eq(accounts.id, userId));
     },
 
     async insertExchangeCode(values: { codeHash: string; userId: string; provider: string; ttlSeconds: number }, tx: DbOrTx = db): Promise<void> {

@@ -2,6 +2,7 @@
 // Public routes, limited per address (core.oauth). Apple posts its callback (form_post): that route alone
 // reads application/x-www-form-urlencoded, parsed with URLSearchParams.
 import { randomBytes } from 'node:crypto';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
@@ -13,6 +14,8 @@ export interface OAuthRoutesDeps {
   rateLimit: RateLimitHandle;
   /** PUBLIC_API_URL is https: the binding cookie is Secure and SameSite=None (Apple's cross-site form POST carries it). */
   secureCookie: boolean;
+  /** libs/auth refuseImpersonationBearer bound to the service's token checks (exchange refuses an impersonation token). */
+  refuseImpersonationBearer?: (what: string) => onRequestAsyncHookHandler;
 }
 
 /** The browser binding: a random value in a cookie set by /start; the callback must carry the same. */
@@ -56,7 +59,7 @@ const callbackFields = z.object({
 const redirect = z.null().describe('Redirect (Location header)');
 
 export const oauthRoutes =
-  ({ oauth, rateLimit, secureCookie }: OAuthRoutesDeps): FastifyPluginAsyncZod =>
+  ({ oauth, rateLimit, secureCookie, refuseImpersonationBearer }: OAuthRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const limited = { rateLimit: rateLimit.route('core.oauth') };
     const cookieAttributes = `Path=/api/auth/oauth; Max-Age=${BINDING_MAX_AGE}; HttpOnly; ${secureCookie ? 'Secure; SameSite=None' : 'SameSite=Lax'}`;
@@ -122,13 +125,15 @@ export const oauthRoutes =
       '/exchange',
       {
         config: limited,
+        // CONTRACTS §7: an impersonation token never mints another session.
+        ...(refuseImpersonationBearer ? { onRequest: refuseImpersonationBearer('Completing a social sign-in') } : {}),
         schema: {
           operationId: 'oauthExchange',
           summary: 'Exchange the one-time code of a social sign-in for a session',
           description: 'The code (single use, valid 2 minutes) answers {user, session} as signin. An unknown code answers 400, a used or expired one 410.',
           tags: ['auth'],
           body: z.object({ code: z.string().max(256).regex(/^[A-Za-z0-9_-]{43}$/, { message: 'must be the code from the sign-in redirect' }) }),
-          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 410, 413, 415, 429] as const) },
+          response: { 200: authResult, ...errorResponses(coreErrorSchema, [400, 403, 410, 413, 415, 429] as const) },
         },
       },
       async (req) =>

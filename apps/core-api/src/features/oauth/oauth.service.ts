@@ -138,7 +138,12 @@ export function createOAuthService({ db, roles, appUrl, openSession, providers, 
           details: `An account with this email address already exists, and ${PROVIDER_LABEL[provider.name]} has not confirmed the address is yours. Sign in to that account another way.`,
         });
       }
-      if (!existing.emailConfirmedAt) await repo.claimUnverifiedAccount(existing.id, tx);
+      // An account not verified before may have been made by someone else with this address: the provider's
+      // proof ends every earlier way in, the password, sessions and identities linked before (CONTRACTS §7).
+      if (!existing.emailConfirmedAt) {
+        await authRepo.dropPreVerificationAccess(existing.id, 'email_claimed_by_provider', tx);
+        await repo.markVerified(existing.id, tx);
+      }
       await repo.insertIdentity({ userId: existing.id, provider: provider.name, subject: who.subject, email: who.email, emailVerified: true }, tx);
       return existing.id;
     }

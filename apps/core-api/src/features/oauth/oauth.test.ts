@@ -193,6 +193,33 @@ describe('linking to an existing account', () => {
   });
 });
 
+describe('a verified claim ends every earlier way in (CONTRACTS §7)', () => {
+  it('unlinks a Facebook identity linked while the account was unverified, ends its session and spends its unexchanged code', async () => {
+    // The squatter signs in with a Facebook account carrying the victim's address: an unverified account is made.
+    const email = uniqueEmail('victim');
+    Object.assign(h.facebookProfile, { id: `fb-squat-${Date.now()}`, name: 'Squatter', email });
+    const squat = await h.signIn('facebook');
+    const squatSession = (await h.exchange(squat.code)).json().session;
+    const pending = await h.signIn('facebook');
+    const account = await accountOf(email);
+    expect(await identitiesOf(account!['id'])).toHaveLength(1);
+
+    // The owner signs in with Google, which vouches for the address.
+    const claim = await h.signIn('google', { sub: `g-owner-${Date.now()}`, email, email_verified: true });
+    const owner = await h.exchange(claim.code);
+    expect(owner.json().user).toMatchObject({ id: account!['id'], email_verified: true });
+
+    expect((await identitiesOf(account!['id'])).map((i) => i['provider'])).toEqual(['google']);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    expect((await h.app.inject({ method: 'GET', url: '/api/auth/identities', headers: bearer(squatSession.access_token) })).statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: squatSession.refresh_token } })).statusCode).toBe(401);
+    expect((await h.exchange(pending.code)).status).toBe(410);
+    // Facebook no longer signs in to the account: it is not linked, and Facebook does not vouch for the address.
+    expect((await h.signIn('facebook')).status).toBe(409);
+    expect((await h.app.inject({ method: 'GET', url: '/api/auth/identities', headers: bearer(owner.json().session.access_token) })).statusCode).toBe(200);
+  });
+});
+
 describe('an unverified email never takes over an existing account', () => {
   it.each([
     ['google', { email_verified: false }],

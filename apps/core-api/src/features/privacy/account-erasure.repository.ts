@@ -7,20 +7,22 @@
 //   (chapters, export_jobs), conversations (messages), recordings (audio_shares), images, imports,
 //   story_conversions, story_shares, invoices, achievement_progress, family_groups it created (members,
 //   invitations, memories, relationships, timeline events), its own memberships elsewhere, timeline events
-//   and reactions it made, feature_flag_overrides for it, tools_saved_prompts, admin_impersonations of it,
+//   and reactions it made, feature_flag_overrides for it, tools_saved_prompts,
 //   export_jobs it asked for or that hold its memories.
 // - explicit delete (the foreign key would only set null, but the rows are the person's): gifts it bought,
 //   support flags it filed, family memories it wrote in other families, invitations and placeholder
 //   members carrying its email, waitlist and sign-in lockout rows of its email, every tools_* row of its own
 //   (content, responses, sessions, analytics, AI usage, rate-limit hits), queued jobs naming it.
 // - anonymise (the row stays, nothing in it points at the person): queued emails (eraseUserEmailData,
-//   spec 001), ai_usage_logs (cost accounting; metadata emptied), admin_audit_log (actor and target
-//   cleared), stories of other campaigns it contributed to (authorId removed; the story is the campaign
+//   spec 001), ai_usage_logs (cost accounting; metadata emptied), stories of other campaigns it contributed to (authorId removed; the story is the campaign
 //   owner's), gifts bought for it by someone else (redeemed_by cleared), content admins made (created_by,
 //   updated_by, changed_by cleared by the foreign key), relationships and invitations it made in other
 //   families (created_by, invited_by, accepted_by cleared).
 // - kept on purpose: email_suppressions (an address that bounced or complained must never be mailed again,
-//   whoever asks), and other people's records that mention it (a campaign someone runs for it as storyteller).
+//   whoever asks), other people's records that mention it (a campaign someone runs for it as storyteller),
+//   and the security record (CONTRACTS §7): admin_audit_log and admin_impersonations keep who acted on whom
+//   as id and email snapshot, without a foreign key; an impersonation still open is ended here with its
+//   end row, and the erasure itself is recorded with its actor.
 import type { TransactionSql } from 'postgres';
 
 /** tools_* tables whose user_id set-nulls: rows the person generated or that trace them. */
@@ -62,7 +64,6 @@ export async function eraseOwnedRows(tx: TransactionSql, userId: string, email: 
   await del(tx`delete from jobs where status <> 'running' and payload::text like ${`%${userId}%`} returning id`);
 
   await anon(tx`update ai_usage_logs set user_id = null, metadata = '{}'::jsonb where user_id = ${userId} returning id`);
-  await anon(tx`update admin_audit_log set target_id = null, data = '{}'::jsonb where target_id = ${userId} returning id`);
   await anon(tx`update stories set metadata = metadata - 'authorId' where metadata ->> 'authorId' = ${userId} returning id`);
   return { explicit, anonymised };
 }
@@ -73,7 +74,47 @@ export async function deleteAccount(tx: TransactionSql, userId: string): Promise
 }
 
 /** What stays of an erasure: no id, no email, only that one happened, why (as the person said), and how much went. */
-export async function recordErasure(tx: TransactionSql, entry: { reason: string | null; files: number; rows: ErasedCounts; via: string }): Promise<void> {
-  await tx`insert into admin_audit_log (actor_id, action, target_type, data)
-           values (null, 'account.erased', 'account', ${JSON.stringify({ reason: entry.reason, files: entry.files, via: entry.via, ...entry.rows })}::jsonb)`;
+/**
+ * The erasure's audit row (CONTRACTS §7): who erased (the actor: the account itself, or the admin behind an
+ * impersonation token should one ever get this far) and which account, as ids and email snapshots taken
+ * before the account row goes, with why (as the person said) and how much went.
+ */
+export async function recordErasure(
+  tx: TransactionSql,
+  entry: { account: { id: string; email: string }; actor: { id: string; email: string | null }; reason: string | null; files: number; rows: ErasedCounts; via: string },
+): Promise<void> {
+  await tx`insert into admin_audit_log (actor_id, actor_email, action, target_type, target_id, target_email, impersonated_user_id, impersonated_user_email, data)
+           values (${entry.actor.id}, ${entry.actor.email}, 'account.erased', 'account', ${entry.account.id}, ${entry.account.email},
+                   ${entry.actor.id === entry.account.id ? null : entry.account.id}, ${entry.actor.id === entry.account.id ? null : entry.account.email},
+                   ${JSON.stringify({ reason: entry.reason, files: entry.files, via: entry.via, ...entry.rows })}::jsonb)`;
+}
+
+/** The email of an account (the actor of an erasure), read before anything is removed. */
+export async function accountEmail(tx: TransactionSql, userId: string): Promise<string | null> {
+  const [row] = await tx<{ email: string }[]>`select email from accounts where id = ${userId}`;
+  return row?.email ?? null;
+}
+
+/**
+ * End every open impersonation of the account or by it, each with its `user.impersonate.end` row, before
+ * the account and its sessions go (the sweep of email-service would otherwise find no session to judge by).
+ */
+export async function endImpersonations(tx: TransactionSql, userId: string): Promise<number> {
+  const ended = await tx`
+    with ended as (
+      update admin_impersonations set ended_at = now()
+       where ended_at is null and (user_id = ${userId} or admin_id = ${userId})
+      returning id, admin_id, admin_email, user_id, user_email, ended_at
+    ), revoked as (
+      update auth_sessions s set revoked_at = now(), revoked_reason = 'impersonation_ended'
+        from admin_impersonations i
+       where i.id in (select id from ended) and s.id = i.session_id and s.revoked_at is null
+    )
+    insert into admin_audit_log (actor_id, actor_email, action, target_type, target_id, target_email, impersonated_user_id, impersonated_user_email, data)
+    select admin_id, admin_email, 'user.impersonate.end', 'account', user_id::text, user_email, user_id, user_email,
+           jsonb_build_object('before', jsonb_build_object('impersonationId', id, 'endedAt', null),
+                              'after', jsonb_build_object('impersonationId', id, 'endedAt', ended_at, 'endedBy', 'account_deleted'))
+      from ended
+    returning id`;
+  return ended.length;
 }

@@ -11,7 +11,7 @@ import { eraseUserEmailData } from '@story/email';
 import { badRequest, notFound } from '@story/http';
 import { defineJob } from '@story/jobs';
 import type { ObjectStorage } from '@story/providers';
-import { deleteAccount, eraseOwnedRows, lockAccount, recordErasure } from './account-erasure.repository';
+import { accountEmail, deleteAccount, endImpersonations, eraseOwnedRows, lockAccount, recordErasure } from './account-erasure.repository';
 import { ownedFiles } from './owned-files';
 
 export const PURGE_STORAGE_JOB = 'account.purge_storage';
@@ -73,7 +73,8 @@ export function createAccountErasureService({ db, storage, enqueue, scrubPayload
     },
   });
 
-  async function erase(userId: string, options: { confirmEmail?: string; reason?: string | null; via: string }): Promise<ErasureResult> {
+  /** `actorId`: who asks (the account itself; an admin's id if one ever erased on someone's behalf), kept on the audit row. */
+  async function erase(userId: string, options: { confirmEmail?: string; reason?: string | null; via: string; actorId?: string }): Promise<ErasureResult> {
     const result = await db.transaction(async (tx) => {
       const raw = rawTransaction(tx);
       const account = await lockAccount(raw, userId);
@@ -83,10 +84,13 @@ export function createAccountErasureService({ db, storage, enqueue, scrubPayload
       }
       // Keys first: the rows that name them are about to go.
       const keys = [...new Set((await ownedFiles(raw, userId)).map((f) => f.key))];
+      const actorId = options.actorId ?? userId;
+      const actor = { id: actorId, email: actorId === userId ? account.email : await accountEmail(raw, actorId) };
       const rows = await eraseOwnedRows(raw, userId, account.email);
       const { anonymisedEmails } = await eraseUserEmailData(tx, userId);
+      await endImpersonations(raw, userId);
       await deleteAccount(raw, userId);
-      await recordErasure(raw, { reason: options.reason?.slice(0, 1000) ?? null, files: keys.length, rows, via: options.via });
+      await recordErasure(raw, { account: { id: userId, email: account.email }, actor, reason: options.reason?.slice(0, 1000) ?? null, files: keys.length, rows, via: options.via });
       const jobs: string[] = [];
       for (let i = 0; i < keys.length; i += PURGE_BATCH) jobs.push((await enqueue(PURGE_STORAGE_JOB, { keys: keys.slice(i, i + PURGE_BATCH) }, raw)).id);
       return { files: keys.length, anonymisedEmails, jobs };

@@ -55,8 +55,9 @@ describe('POST /api/privacy/erase', () => {
     // The rows went at once; the files go with the sweep job.
     expect(await t.app.coreJobs.drain()).toBeGreaterThan(0);
 
-    expect(await traces(t.database.sql, a.userId)).toEqual({});
-    expect(await traces(t.database.sql, a.email)).toEqual({});
+    // Nothing names a but the security record, which keeps who acted on whom by design (CONTRACTS §7).
+    expect(await traces(t.database.sql, a.userId)).toEqual({ 'admin_audit_log.actor_id': 1, 'admin_audit_log.target_id': 2 });
+    expect(await traces(t.database.sql, a.email)).toEqual({ 'admin_audit_log.actor_email': 1, 'admin_audit_log.target_email': 2 });
     for (const key of sa.keys) expect(await exists(key)).toBe(false);
     const listed = await storage.list('');
     expect(listed.objects.filter((o) => o.key.includes(a.userId))).toEqual([]);
@@ -75,9 +76,9 @@ describe('POST /api/privacy/erase', () => {
     const [kept] = await t.database.sql`select count(*)::int as n from stories where user_id = ${b.userId} and title = 'Told by b'`;
     expect(kept!['n']).toBe(1);
 
-    // The erasure is recorded without the person: the reason they gave, no id, no email.
-    const [audit] = await t.database.sql`select actor_id, target_id, data from admin_audit_log where action = 'account.erased' order by created_at desc limit 1`;
-    expect(audit).toMatchObject({ actor_id: null, target_id: null, data: expect.objectContaining({ reason: 'Moving on', files: sa.keys.length }) });
+    // The erasure is recorded with who asked and which account (CONTRACTS §7), the reason they gave and how much went.
+    const [audit] = await t.database.sql`select actor_id, actor_email, target_id, target_email, data from admin_audit_log where action = 'account.erased' order by created_at desc limit 1`;
+    expect(audit).toMatchObject({ actor_id: a.userId, actor_email: a.email, target_id: a.userId, target_email: a.email, data: expect.objectContaining({ reason: 'Moving on', files: sa.keys.length }) });
     // The queued email stays for statistics, anonymised (spec 001 Limits).
     const [mail] = await t.database.sql`select to_email, html_content, template_variables from email_send_queue where subject like '[erased%' limit 1`;
     expect(mail).toMatchObject({ template_variables: {}, html_content: expect.stringMatching(/erased/) });
@@ -94,7 +95,7 @@ describe('DELETE /api/user/account', () => {
     const res = await t.app.inject({ method: 'DELETE', url: '/api/user/account', headers: a.headers });
     expect(res.statusCode).toBe(200);
     await t.app.coreJobs.drain();
-    expect(await traces(t.database.sql, a.userId)).toEqual({});
+    expect(await traces(t.database.sql, a.userId)).toEqual({ 'admin_audit_log.actor_id': 1, 'admin_audit_log.target_id': 2 });
     for (const key of sa.keys) expect(await exists(key)).toBe(false);
     for (const key of sb.keys) expect(await exists(key)).toBe(true);
     const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: a.email, password: PASSWORD } });

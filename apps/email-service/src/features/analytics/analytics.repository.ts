@@ -34,6 +34,9 @@ export interface TemplateRef {
 export interface RecentRow {
   id: string;
   subject: string;
+  /** For the redaction of a credential the subject might hold (CONTRACTS §7). */
+  template_variables: Record<string, unknown>;
+  sensitive_variables: string[];
   to_email: string;
   status: string;
   created_at: Date | string;
@@ -122,7 +125,7 @@ export function createAnalyticsRepository(db: Database) {
       const { templateFilter, categoryFilter } = filtersOf(filter);
       // Newest first over the created_at index; the period bound keeps it consistent with the totals.
       return (await tx.execute(sql`
-          select q.id, q.subject, q.to_email, q.status, q.created_at, t.name, t.display_name, t.category
+          select q.id, q.subject, q.template_variables, q.sensitive_variables, q.to_email, q.status, q.created_at, t.name, t.display_name, t.category
           from email_send_queue q
           left join email_templates t on t.id = q.template_id
           where q.created_at >= (date_trunc('day', now() at time zone 'UTC') - make_interval(days => ${period - 1})) at time zone 'UTC'

@@ -1,5 +1,6 @@
 // Admin email analytics (spec 001 "Admin: analytics"), computed from email_send_queue rows created in the
 // period (the repository reads them in one scan): rates, per-template and per-category breakdowns, queue health.
+import { redactQueuedEmail } from '@story/email';
 import type { AnalyticsRepository } from './analytics.repository';
 import { readQueueHealth } from './queue-health';
 
@@ -69,7 +70,8 @@ export function createAnalyticsService({ analytics }: { analytics: AnalyticsRepo
         category_breakdown: categoryBreakdown,
         recent_activity: recent.map((r) => ({
           id: r.id,
-          subject: r.subject,
+          // An admin view of the queue never shows a credential (CONTRACTS §7), not even in an edited template's subject.
+          subject: redactQueuedEmail({ subject: r.subject, html: '', text: null, variables: r.template_variables ?? {}, sensitiveVariables: r.sensitive_variables ?? [] }).subject,
           to_email: r.to_email,
           status: r.status,
           created_at: new Date(r.created_at).toISOString(),

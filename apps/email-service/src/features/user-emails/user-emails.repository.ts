@@ -1,7 +1,7 @@
 // SQL of a user's own emails and email preferences (Drizzle). Every method takes the caller's user id and
 // binds its query to it, so rows of other users are neither read nor changed.
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { emailSendQueue, emailTemplates, userEmailPreferences, userNotificationSettings, type Database, type DbOrTx } from '@story/db';
+import { accounts, emailSendQueue, emailTemplates, userEmailPreferences, userNotificationSettings, type Database, type DbOrTx } from '@story/db';
 
 export type PreferencesRow = typeof userEmailPreferences.$inferSelect;
 export type SettingsRow = typeof userNotificationSettings.$inferSelect;
@@ -21,9 +21,16 @@ export function createUserEmailsRepository(db: Database) {
       return db.transaction(fn);
     },
 
-    /** A page of the user's queue rows with their template, newest first, and the total. */
+    /**
+     * A page of the user's queue rows with their template, newest first, and the total. Only mail to the
+     * address the account has verified is listed (CONTRACTS §7): an account that signed up with someone
+     * else's address sees none of that person's mail, and nothing at all until it proves the mailbox.
+     */
     async listForUser(userId: string, filter: UserEmailsFilter, tx: DbOrTx = db) {
-      const conditions: SQL[] = [eq(emailSendQueue.userId, userId)];
+      const conditions: SQL[] = [
+        eq(emailSendQueue.userId, userId),
+        sql`exists (select 1 from ${accounts} a where a.id = ${userId} and a.email_confirmed_at is not null and lower(a.email) = lower(${emailSendQueue.toEmail}))`,
+      ];
       if (filter.onlySent) conditions.push(eq(emailSendQueue.status, 'sent'));
       if (filter.unreadOnly) conditions.push(isNull(emailSendQueue.openedAt));
       const where = and(...conditions);
@@ -36,6 +43,7 @@ export function createUserEmailsRepository(db: Database) {
             html_content: emailSendQueue.htmlContent,
             text_content: emailSendQueue.textContent,
             template_variables: emailSendQueue.templateVariables,
+            sensitive_variables: emailSendQueue.sensitiveVariables,
             status: emailSendQueue.status,
             created_at: emailSendQueue.createdAt,
             sent_at: emailSendQueue.sentAt,

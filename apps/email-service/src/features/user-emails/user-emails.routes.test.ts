@@ -8,13 +8,13 @@ let templateId: string;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
   t = await buildTestApp();
-  me = await sessionFor(t, 'user');
-  other = await sessionFor(t, 'user');
+  me = await sessionFor(t, 'user', { verified: true });
+  other = await sessionFor(t, 'user', { verified: true });
   const sql = t.database.sql;
   [{ id: templateId }] = (await sql`insert into email_templates (name, display_name, category, subject_template, html_template) values ('user_tpl', 'User tpl', 'reminder', 's', 'h') returning id`) as unknown as [{ id: string }];
   const add = async (key: string, userId: string, status: string, ago: string, opened = false) => {
     const [row] = await sql`insert into email_send_queue (template_id, user_id, to_email, subject, html_content, text_content, template_variables, status, created_at, sent_at, opened_at)
-      values (${templateId}, ${userId}, 'me@example.test', ${key}, ${'<p>' + key + '</p>'}, ${key}, ${JSON.stringify({ k: key })}::jsonb, ${status}, now() - ${ago}::interval,
+      values (${templateId}, ${userId}, ${userId === me.userId ? me.email : other.email}, ${key}, ${'<p>' + key + '</p>'}, ${key}, ${JSON.stringify({ k: key })}::jsonb, ${status}, now() - ${ago}::interval,
               ${status === 'sent' ? sql`now() - ${ago}::interval` : null}, ${opened ? sql`now() - interval '1 day'` : null}) returning id`;
     ids[key] = row!['id'] as string;
   };

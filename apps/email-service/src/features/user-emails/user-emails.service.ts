@@ -1,5 +1,8 @@
 // A signed-in user's own emails and email preferences (spec 001 "User endpoints"). Every query is bound
-// to the caller's user_id, so ids of other users' emails are neither read nor changed.
+// to the caller's user_id, so ids of other users' emails are neither read nor changed. The in-app copy of
+// an email never carries a credential (CONTRACTS §7): links and codes marked at enqueue are removed
+// (libs/email redactQueuedEmail); the mailbox alone gets them.
+import { redactQueuedEmail } from '@story/email';
 import { AppError } from '@story/http';
 import type { PreferencesValues, SettingsValues, UserEmailsRepository } from './user-emails.repository';
 
@@ -38,19 +41,22 @@ export function createUserEmailsService({ userEmails }: { userEmails: UserEmails
   async function list(userId: string, input: ListEmailsInput, onlySent: boolean) {
     const { rows, total } = await userEmails.listForUser(userId, { onlySent, unreadOnly: input.unread_only, limit: input.limit, offset: input.offset });
     return {
-      emails: rows.map((r) => ({
-        id: r.id,
-        subject: r.subject,
-        html_content: r.html_content,
-        text_content: r.text_content,
-        template_variables: r.template_variables,
-        status: r.status,
-        created_at: r.created_at.toISOString(),
-        sent_at: iso(r.sent_at),
-        opened_at: iso(r.opened_at),
-        clicked_at: iso(r.clicked_at),
-        email_templates: r.template_id ? { id: r.template_id, name: r.template_name!, display_name: r.template_display_name, category: r.template_category! } : null,
-      })),
+      emails: rows.map((r) => {
+        const shown = redactQueuedEmail({ subject: r.subject, html: r.html_content, text: r.text_content, variables: r.template_variables, sensitiveVariables: r.sensitive_variables });
+        return {
+          id: r.id,
+          subject: shown.subject,
+          html_content: shown.html,
+          text_content: shown.text,
+          template_variables: shown.variables,
+          status: r.status,
+          created_at: r.created_at.toISOString(),
+          sent_at: iso(r.sent_at),
+          opened_at: iso(r.opened_at),
+          clicked_at: iso(r.clicked_at),
+          email_templates: r.template_id ? { id: r.template_id, name: r.template_name!, display_name: r.template_display_name, category: r.template_category! } : null,
+        };
+      }),
       total,
       limit: input.limit,
       offset: input.offset,

@@ -38,6 +38,7 @@ export function createWaitlistService({ db, appUrl, freePlaces = WAITLIST_FREE_P
           template: { name: 'waitlist_verify' },
           toEmail: email,
           variables: { name: input.name || 'there', verification_url: `${appUrl}/waitlist/verify?token=${token}` },
+          sensitiveVariables: ['verification_url'],
         });
       });
     },

@@ -33,7 +33,10 @@ export const invitationsRoutes =
       {
         schema: {
           operationId: 'acceptFamilyInvitation',
-          summary: 'Accept an invitation (signed in with the invited address)',
+          summary: 'Accept an invitation (signed in with the invited address, verified)',
+          description:
+            'The account\'s address must be verified (403 with a sentence otherwise, whether or not the token exists) and equal the ' +
+            'invited one (403). An unknown token answers 404, an expired one 410, one already answered 409; nothing changes then.',
           tags,
           security,
           body: z.object({ token }),
@@ -51,14 +54,14 @@ export const invitationsRoutes =
       {
         schema: {
           operationId: 'rejectFamilyInvitation',
-          summary: 'Decline an invitation (signed in with the invited address)',
+          summary: 'Decline an invitation (signed in with the invited address, verified)',
           tags,
           security,
           body: z.object({ token }),
           response: { 200: z.object({ success: z.literal(true), status: z.literal('rejected') }), ...e([400, 401, 403, 404, 409, 410, 413, 415, 429] as const) },
         },
       },
-      async (req) => ({ success: true as const, ...(await invitations.reject(callerOf(req).email, req.body.token)) }),
+      async (req) => ({ success: true as const, ...(await invitations.reject(callerOf(req).userId, req.body.token)) }),
     );
 
     app.get(

@@ -41,28 +41,32 @@ export function createImpersonationRepository(db: Database) {
     },
 
     /**
-     * Close every impersonation that ended without the end route: expired (ended_at = expires_at) or
-     * whose session was revoked (the user token signed out: ended_at = the revocation). One statement, so
-     * the ended_at stamp and its audit row commit together; a row another replica's sweep closed first is
-     * skipped by the `ended_at is null` re-check after its lock.
+     * Close every impersonation that ended without the end route: expired (ended_at = expires_at), whose
+     * session was revoked (the user token signed out: ended_at = the revocation), or whose session is gone
+     * (an account deleted: ended now). One statement, so the ended_at stamp and its audit row commit
+     * together; a row another replica's sweep closed first is skipped by the `ended_at is null` re-check
+     * after its lock. The audit row carries the email snapshots of the impersonation row (CONTRACTS §7),
+     * which stay true after either account is deleted.
      */
     async sweepEnded(tx: DbOrTx = db): Promise<number> {
       const rows = await tx.execute<{ id: string }>(sql`
         with ended as (
           update admin_impersonations i
           set ended_at = least(i.expires_at, coalesce(s.revoked_at, i.expires_at), now())
-          from auth_sessions s
-          where i.ended_at is null
-            and s.id = i.session_id
-            and (i.expires_at <= now() or s.revoked_at is not null)
-          returning i.id, i.admin_id, i.user_id, i.ended_at, i.expires_at, s.revoked_at
+          from admin_impersonations i2
+          left join auth_sessions s on s.id = i2.session_id
+          where i2.id = i.id
+            and i.ended_at is null
+            and (i.expires_at <= now() or s.revoked_at is not null or s.id is null)
+          returning i.id, i.admin_id, i.admin_email, i.user_id, i.user_email, i.ended_at, i.expires_at, s.revoked_at, s.id is null as session_gone
         )
-        insert into admin_audit_log (actor_id, action, target_type, target_id, impersonated_user_id, data)
-        select admin_id, 'user.impersonate.end', 'account', user_id::text, user_id,
+        insert into admin_audit_log (actor_id, actor_email, action, target_type, target_id, target_email, impersonated_user_id, impersonated_user_email, data)
+        select admin_id, admin_email, 'user.impersonate.end', 'account', user_id::text, user_email, user_id, user_email,
           jsonb_build_object(
             'before', jsonb_build_object('impersonationId', id, 'endedAt', null),
             'after', jsonb_build_object('impersonationId', id, 'endedAt', ended_at,
-              'endedBy', case when revoked_at is not null and revoked_at < expires_at then 'signout' else 'expiry' end))
+              'endedBy', case when session_gone and expires_at > ended_at then 'session_gone'
+                              when revoked_at is not null and revoked_at < expires_at then 'signout' else 'expiry' end))
         from ended
         returning id`);
       return rows.length;

@@ -129,3 +129,31 @@ it('records the end of an expired or signed-out impersonation once, whichever re
   const list = await app.inject({ url: '/api/admin/impersonations?active=true', headers: admin.headers });
   expect(list.json().impersonations.map((i: { id: string }) => i.id)).not.toContain(expired.impersonation.id);
 });
+
+it('keeps the start and end rows naming the admin and the user (id and email) after both accounts are deleted', async () => {
+  // CONTRACTS §7: the audit's finding was a deletion that left rows without their target and no end row.
+  const actingAdmin = await accountWithSession(t, { role: 'admin', verified: true });
+  const target = await accountWithSession(t, { fullName: 'Grace Hopper' });
+  const [emails] = await t.database.sql`select (select email from accounts where id = ${actingAdmin.userId}) as admin, (select email from accounts where id = ${target.userId}) as user`;
+  const { impersonation } = (await impersonate(target.userId, actingAdmin.headers)).json();
+  // The accounts go the way an erasure removes them (the session cascades with the user).
+  await t.database.sql`delete from accounts where id in ${t.database.sql([target.userId, actingAdmin.userId])}`;
+  expect(await app.adminImpersonations.sweepEnded()).toBeGreaterThanOrEqual(1);
+
+  const rows = await t.database.sql`select action, actor_id, actor_email, target_id, target_email, impersonated_user_id, impersonated_user_email, data
+    from admin_audit_log where data -> 'after' ->> 'impersonationId' = ${impersonation.id} order by created_at, action desc`;
+  expect(rows.map((r) => r['action'])).toEqual(['user.impersonate.start', 'user.impersonate.end']);
+  for (const row of rows) {
+    expect(row).toMatchObject({
+      actor_id: actingAdmin.userId,
+      actor_email: emails!['admin'],
+      target_id: target.userId,
+      target_email: emails!['user'],
+      impersonated_user_id: target.userId,
+      impersonated_user_email: emails!['user'],
+    });
+  }
+  expect(rows[1]!['data']).toMatchObject({ after: { endedBy: 'session_gone' } });
+  const [kept] = await t.database.sql`select admin_id, admin_email, user_id, user_email, ended_at from admin_impersonations where id = ${impersonation.id}`;
+  expect(kept).toMatchObject({ admin_id: actingAdmin.userId, admin_email: emails!['admin'], user_id: target.userId, user_email: emails!['user'], ended_at: expect.anything() });
+});
