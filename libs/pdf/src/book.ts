@@ -56,6 +56,8 @@ export interface PrintBook {
 export interface InteriorOptions {
   /** The most pages this book may have and why (the tier's allowance); the print limit always applies. */
   maxPages?: { pages: number; reason: string } | null;
+  /** The print limit (MAX_INTERIOR_PAGES); tests lower it. */
+  printLimit?: number;
   typesetter?: Typesetter;
 }
 
@@ -72,16 +74,30 @@ export function typstLanguage(language: string): { lang: string; region: string 
   };
 }
 
-/** A long unbroken token (a web address, a word run together) gets break opportunities, so no line runs past the margin. */
-const LONG_TOKEN = /[^\s]{25,}/gu;
+/**
+ * A long unbroken token that hyphenation cannot split (a web address, digits, a run of symbols) gets
+ * break opportunities (zero-width spaces after its separators and every 20 characters), so no line runs
+ * past the margin. Words of letters are left to hyphenation unless they are absurdly long.
+ */
+const LONG_TOKEN = /\S{25,}/gu;
+const WORD = /^[\p{L}\p{M}]+$/u;
 const ZWSP = '\u200B';
 export function breakable(text: string): string {
   return text.replace(LONG_TOKEN, (token) => {
+    const letters = WORD.test(token);
+    if (letters && token.length < 60) return token;
+    const every = letters ? 30 : 20;
     const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(token)].map((s) => s.segment);
     let out = '';
+    let since = 0;
     graphemes.forEach((g, i) => {
       out += g;
-      if ((i + 1) % 12 === 0 && i < graphemes.length - 1) out += ZWSP;
+      since += 1;
+      const last = i === graphemes.length - 1;
+      if (!last && (since >= every || (!letters && /[/.\-_?&=,;:]/.test(g)))) {
+        out += ZWSP;
+        since = 0;
+      }
     });
     return out;
   });
@@ -230,8 +246,9 @@ export async function typesetInterior(book: PrintBook, chapters: readonly PrintC
     expected = result.pages;
   }
   if (!result) throw new Error('the interior was not typeset');
-  if (result.pages > MAX_INTERIOR_PAGES) {
-    const reason = `The interior has ${result.pages} pages; a printed book may have at most ${MAX_INTERIOR_PAGES}. Split it into volumes (two books) and export each.`;
+  const printLimit = options.printLimit ?? MAX_INTERIOR_PAGES;
+  if (result.pages > printLimit) {
+    const reason = `The interior has ${result.pages} pages; a printed book may have at most ${printLimit}. Split it into volumes (two books) and export each.`;
     return { ok: false, reason, preflight: refusedReport([], [reason]) };
   }
   const trimBox: Box = [0, 0, w, h];

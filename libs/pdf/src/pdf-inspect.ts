@@ -5,7 +5,11 @@
 //
 // Typst does not write TrimBox or BleedBox (Typst 0.14 has no bleed), so the boxes are set here after
 // typesetting: pdf-lib loads the file, sets them on each page and writes it out again.
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, decodePDFRawStream, type PDFObject } from 'pdf-lib';
+import type { PDFDict, PDFDocument, PDFObject } from 'pdf-lib';
+
+// pdf-lib loads on the first PDF, not when a service starts (about 200 ms).
+let pdfLib: typeof import('pdf-lib') | undefined;
+const lib = () => (pdfLib ??= require('pdf-lib') as typeof import('pdf-lib'));
 
 export type Box = [number, number, number, number];
 
@@ -17,7 +21,7 @@ export interface PrintBoxes {
 
 /** The same PDF with TrimBox and BleedBox set on every page (PDF 1.3+ page boxes, in points). */
 export async function setPrintBoxes(pdf: Uint8Array, boxes: PrintBoxes): Promise<Buffer> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const doc = await lib().PDFDocument.load(pdf, { updateMetadata: false });
   const [tx0, ty0, tx1, ty1] = boxes.trimBox;
   const [bx0, by0, bx1, by1] = boxes.bleedBox ?? boxes.trimBox;
   for (const page of doc.getPages()) {
@@ -53,6 +57,7 @@ export interface PdfReport {
 const SUBSET_TAG = /^[A-Z]{6}\+/;
 
 function boxOf(dict: PDFDict, name: string, doc: PDFDocument): Box | null {
+  const { PDFArray, PDFName, PDFNumber } = lib();
   let node: PDFDict | undefined = dict;
   // MediaBox is inheritable from the page tree; TrimBox and BleedBox are not, but a lookup up the tree is harmless.
   for (let depth = 0; node && depth < 32; depth++) {
@@ -76,6 +81,7 @@ function boxOf(dict: PDFDict, name: string, doc: PDFDocument): Box | null {
 
 /** The bytes of a content stream (or of an array of them), decoded. */
 function contentBytes(doc: PDFDocument, value: PDFObject | undefined): Uint8Array[] {
+  const { PDFArray, PDFRawStream, PDFStream, decodePDFRawStream } = lib();
   if (!value) return [];
   const object = doc.context.lookup(value);
   if (object instanceof PDFArray) return object.asArray().flatMap((item) => contentBytes(doc, item));
@@ -92,6 +98,7 @@ interface FontState {
 
 /** Read every page: boxes, fonts, and the glyphs shown with each font. */
 export async function inspectPdf(pdf: Uint8Array): Promise<PdfReport> {
+  const { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, decodePDFRawStream } = lib();
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const fonts = new Map<string, FontState>();
   const fontOf = (ref: PDFObject): FontState | undefined => {

@@ -7,8 +7,8 @@ import { bundledPostscriptNames, type MissingCharacter } from './glyph-coverage'
 import { inspectPdf, type Box } from './pdf-inspect';
 
 export interface PreflightExpectations {
-  /** The TrimBox every page must have (points). */
-  trimBox: Box;
+  /** The TrimBox every page must have (points); absent for documents that are not printed (no boxes checked). */
+  trimBox?: Box;
   /** The BleedBox (and MediaBox) every page must have; the TrimBox when there is no bleed. */
   bleedBox?: Box;
   /** Characters the fonts could not draw, found before typesetting (glyph-coverage.ts). */
@@ -51,19 +51,20 @@ export async function preflightPdf(pdf: Uint8Array, expect: PreflightExpectation
   const missing = expect.missingCharacters ?? [];
   if (missing.length) problems.push(`${missing.length} character(s) have no glyph in the bundled fonts: ${missing.slice(0, 10).map((m) => `${m.codePoint} ${m.name}`).join(', ')}`);
 
-  const bleed = expect.bleedBox ?? expect.trimBox;
+  const trim = expect.trimBox;
+  const bleed = expect.bleedBox ?? trim;
   let consistent = true;
-  report.pages.forEach((page, i) => {
+  if (trim && bleed) report.pages.forEach((page, i) => {
     const label = `Page ${i + 1}`;
     const ok =
-      sameBox(page.trimBox, expect.trimBox) &&
+      sameBox(page.trimBox, trim) &&
       sameBox(page.bleedBox, bleed) &&
       sameBox(page.mediaBox, bleed) &&
       !!page.trimBox &&
       !!page.bleedBox &&
       inside(page.trimBox, page.bleedBox);
     if (!ok) {
-      if (consistent) problems.push(`${label}: TrimBox ${show(page.trimBox)}, BleedBox ${show(page.bleedBox)}, MediaBox ${show(page.mediaBox)}; expected TrimBox ${show(expect.trimBox)} inside BleedBox = MediaBox ${show(bleed)}`);
+      if (consistent) problems.push(`${label}: TrimBox ${show(page.trimBox)}, BleedBox ${show(page.bleedBox)}, MediaBox ${show(page.mediaBox)}; expected TrimBox ${show(trim)} inside BleedBox = MediaBox ${show(bleed)}`);
       consistent = false;
     }
   });

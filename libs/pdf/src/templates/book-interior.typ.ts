@@ -61,9 +61,9 @@ export const BOOK_INTERIOR_TEMPLATE = String.raw`
   if ch != none and ch.footer.show and ch.footer.text != none and k.kind == "body" {
     let text-align = aligned(ch.footer.align, p)
     let text-align = if show-number and text-align == number-align { if number-align == left { right } else { left } } else { text-align }
-    place(text-align + bottom, small(ch.footer.text))
+    place(text-align, small(ch.footer.text))
   }
-  if show-number { align(number-align + bottom, small(str(p))) }
+  if show-number { align(number-align, small(str(p))) }
 }
 
 #set page(
