@@ -330,10 +330,10 @@ describe('refusals name the reason', () => {
   });
 
   it('fails the preflight over the page allowance, with the reason given', async () => {
-    const result = await typesetInterior(BOOK, [chapter('One', [para(LOREM)])], { maxPages: { pages: 3, reason: 'Your free plan allows 3 book pages.' } });
+    const result = await typesetInterior(BOOK, [chapter('One', [para(LOREM)])], { maxPages: { pages: 3, reason: () => 'Your free plan allows 3 book pages.' } });
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.reason).toMatch(/The document has \d+ pages\. Your free plan allows 3 book pages\./);
+      expect(result.reason).toMatch(/^The interior has \d+ pages\. Your free plan allows 3 book pages\.$/);
       expect(result.preflight.passed).toBe(false);
       expect(result.preflight.fonts.every((f) => f.embedded && f.subset && f.bundled)).toBe(true);
     }

@@ -11,7 +11,7 @@
 import { fontList, type TextStyle } from './fonts';
 import { missingCharacters, type MissingCharacter } from './glyph-coverage';
 import { setPrintBoxes, type Box } from './pdf-inspect';
-import { preflightPdf, type PreflightReport } from './preflight';
+import { preflightFailure, preflightPdf, type PageAllowance, type PreflightReport } from './preflight';
 import { coverGeometry, gutterInches, interiorMargins, MAX_INTERIOR_PAGES, trimSizePoints, type CoverGeometry, type InteriorMargins, type Paper } from './print-geometry';
 import { BOOK_COVER_TEMPLATE } from './templates/book-cover.typ';
 import { BOOK_INTERIOR_TEMPLATE } from './templates/book-interior.typ';
@@ -55,7 +55,7 @@ export interface PrintBook {
 
 export interface InteriorOptions {
   /** The most pages this book may have and why (the tier's allowance); the print limit always applies. */
-  maxPages?: { pages: number; reason: string } | null;
+  maxPages?: PageAllowance | null;
   /** The print limit (MAX_INTERIOR_PAGES); tests lower it. */
   printLimit?: number;
   typesetter?: Typesetter;
@@ -253,8 +253,8 @@ export async function typesetInterior(book: PrintBook, chapters: readonly PrintC
   }
   const trimBox: Box = [0, 0, w, h];
   const pdf = await setPrintBoxes(result.pdf, { trimBox });
-  const preflight = await preflightPdf(pdf, { trimBox, maxPages: options.maxPages ?? null });
-  if (!preflight.passed) return { ok: false, reason: `The PDF failed its print check: ${preflight.problems.join('; ')}`, preflight };
+  const preflight = await preflightPdf(pdf, { trimBox, maxPages: options.maxPages ?? null, label: 'interior' });
+  if (!preflight.passed) return { ok: false, reason: preflightFailure(preflight), preflight };
   return { ok: true, pdf, pages: result.pages, preflight, margins };
 }
 
@@ -294,7 +294,7 @@ export async function typesetCover(book: PrintBook, style: CoverStyle, interiorP
     font: fontList(style.style, book.language),
   });
   const pdf = await setPrintBoxes(result.pdf, { trimBox: geometry.trimBox, bleedBox: geometry.bleedBox });
-  const preflight = await preflightPdf(pdf, { trimBox: geometry.trimBox, bleedBox: geometry.bleedBox });
-  if (!preflight.passed) return { ok: false, reason: `The cover failed its print check: ${preflight.problems.join('; ')}`, preflight };
+  const preflight = await preflightPdf(pdf, { trimBox: geometry.trimBox, bleedBox: geometry.bleedBox, label: 'cover' });
+  if (!preflight.passed) return { ok: false, reason: preflightFailure(preflight), preflight };
   return { ok: true, pdf, geometry, preflight };
 }

@@ -3,7 +3,7 @@
 import { breakable, glyphRefusal, typstLanguage, type PrintRun } from './book';
 import { fontList, type TextStyle } from './fonts';
 import { missingCharacters, type MissingCharacter } from './glyph-coverage';
-import { preflightPdf, type PreflightReport } from './preflight';
+import { preflightFailure, preflightPdf, type PreflightReport } from './preflight';
 import { DOCUMENT_TEMPLATE } from './templates/document.typ';
 import { dominantScript, languageOf, paragraphDirection, scriptOfLanguage } from './text-language';
 import { typesetter, type Typesetter } from './typst';
@@ -83,6 +83,6 @@ export async function typesetDocument(input: DocumentInput, engine: Typesetter =
     blocks,
   });
   const preflight = await preflightPdf(result.pdf, {});
-  if (!preflight.passed) return { ok: false, reason: `The PDF failed its check: ${preflight.problems.join('; ')}`, missing: [] };
+  if (!preflight.passed) return { ok: false, reason: preflightFailure(preflight), missing: [] };
   return { ok: true, pdf: result.pdf, pages: result.pages, preflight };
 }

@@ -13,8 +13,16 @@ export interface PreflightExpectations {
   bleedBox?: Box;
   /** Characters the fonts could not draw, found before typesetting (glyph-coverage.ts). */
   missingCharacters?: readonly MissingCharacter[];
-  /** The most pages allowed (tier allowance or print limit), with the sentence explaining it. */
-  maxPages?: { pages: number; reason: string } | null;
+  /** The most pages allowed (the tier's allowance), with the sentence explaining it for a page count. */
+  maxPages?: PageAllowance | null;
+  /** What the document is, for the sentences (the interior, the cover, the document). */
+  label?: string;
+}
+
+export interface PageAllowance {
+  pages: number;
+  /** The sentence(s) after "The interior has N pages.", e.g. the tier and the tier that allows more. */
+  reason: (pages: number) => string;
 }
 
 export interface PreflightReport {
@@ -41,15 +49,15 @@ export async function preflightPdf(pdf: Uint8Array, expect: PreflightExpectation
 
   const fonts = report.fonts.map((f) => ({ name: f.name, embedded: f.embedded, subset: f.subset, bundled: ours.has(f.postscriptName) }));
   for (const f of fonts) {
-    if (!f.embedded) problems.push(`The font ${f.name} is not embedded`);
-    if (!f.subset) problems.push(`The font ${f.name} is embedded whole, not as a subset`);
-    if (!f.bundled) problems.push(`The font ${f.name} is not one of the bundled fonts`);
+    if (!f.embedded) problems.push(`The font ${f.name} is not embedded.`);
+    if (!f.subset) problems.push(`The font ${f.name} is embedded whole, not as a subset.`);
+    if (!f.bundled) problems.push(`The font ${f.name} is not one of the bundled fonts.`);
   }
   const notdefGlyphs = report.fonts.reduce((sum, f) => sum + f.notdefGlyphs, 0);
-  for (const f of report.fonts) if (f.notdefGlyphs > 0) problems.push(`${f.notdefGlyphs} glyph(s) of ${f.name} are empty boxes (.notdef)`);
+  for (const f of report.fonts) if (f.notdefGlyphs > 0) problems.push(`${f.notdefGlyphs} glyph(s) of ${f.name} are empty boxes (.notdef).`);
 
   const missing = expect.missingCharacters ?? [];
-  if (missing.length) problems.push(`${missing.length} character(s) have no glyph in the bundled fonts: ${missing.slice(0, 10).map((m) => `${m.codePoint} ${m.name}`).join(', ')}`);
+  if (missing.length) problems.push(`${missing.length} character(s) have no glyph in the bundled fonts: ${missing.slice(0, 10).map((m) => `${m.codePoint} ${m.name}`).join(', ')}.`);
 
   const trim = expect.trimBox;
   const bleed = expect.bleedBox ?? trim;
@@ -64,14 +72,15 @@ export async function preflightPdf(pdf: Uint8Array, expect: PreflightExpectation
       !!page.bleedBox &&
       inside(page.trimBox, page.bleedBox);
     if (!ok) {
-      if (consistent) problems.push(`${label}: TrimBox ${show(page.trimBox)}, BleedBox ${show(page.bleedBox)}, MediaBox ${show(page.mediaBox)}; expected TrimBox ${show(trim)} inside BleedBox = MediaBox ${show(bleed)}`);
+      if (consistent) problems.push(`${label}: TrimBox ${show(page.trimBox)}, BleedBox ${show(page.bleedBox)}, MediaBox ${show(page.mediaBox)}; expected TrimBox ${show(trim)} inside BleedBox = MediaBox ${show(bleed)}.`);
       consistent = false;
     }
   });
-  if (report.pages.length === 0) problems.push('The document has no pages');
+  const label = expect.label ?? 'document';
+  if (report.pages.length === 0) problems.push(`The ${label} has no pages.`);
 
   const max = expect.maxPages ?? null;
-  if (max && report.pages.length > max.pages) problems.push(`The document has ${report.pages.length} pages. ${max.reason}`);
+  if (max && report.pages.length > max.pages) problems.push(`The ${label} has ${report.pages.length} pages. ${max.reason(report.pages.length)}`);
 
   const first = report.pages[0];
   return {
@@ -87,7 +96,7 @@ export async function preflightPdf(pdf: Uint8Array, expect: PreflightExpectation
   };
 }
 
-/** The job's failure reason: the preflight's problems as sentences. */
+/** The job's failure reason: the preflight's problems, each a sentence. */
 export function preflightFailure(report: PreflightReport): string {
-  return `The PDF failed its print check: ${report.problems.join('; ')}`;
+  return report.problems.join(' ');
 }

@@ -160,3 +160,8 @@ let shared: Typesetter | undefined;
 export function typesetter(): Typesetter {
   return (shared ??= createTypesetter());
 }
+
+/** End the process's typesetting worker, if one runs (a service's shutdown; a later document starts a new one). */
+export async function closeTypesetter(): Promise<void> {
+  await shared?.close();
+}
