@@ -233,10 +233,17 @@ export async function typesetInterior(book: PrintBook, chapters: readonly PrintC
     const reason = glyphRefusal(missing);
     return { ok: false, reason, preflight: refusedReport(missing, [reason]) };
   }
-  // First guess of the page count: about 330 words a page at 6x9, scaled by the text area.
-  const words = chapters.reduce((n, ch) => n + ch.blocks.reduce((m, b) => m + plain(b.runs).split(/\s+/).length, 0), 0);
+  // First guess of the page count, so the gutter is right at the first pass: about 370 words a page at
+  // 6x9 in 11 pt with 1.4 line height, scaled by the page area, the type size and the leading; half a page
+  // per chapter for openings and blank left pages; four front pages.
   const [w, h] = trimSizePoints(book.trimSize);
-  let expected = 4 + chapters.length * 2 + Math.ceil(words / (330 * ((w * h) / (432 * 648))));
+  const area = (w * h) / (432 * 648);
+  let expected = 4;
+  for (const ch of chapters) {
+    const words = ch.blocks.reduce((m, b) => m + plain(b.runs).split(/\s+/).length, 0);
+    expected += 1 + words / (370 * area * (11 / ch.size) ** 2 * (1.4 / ch.lineHeight));
+  }
+  expected = Math.round(expected);
   let result: { pdf: Buffer; pages: number } | undefined;
   let margins = interiorMargins(expected, book.trimSize, book.margins);
   for (let pass = 0; pass < 4; pass++) {

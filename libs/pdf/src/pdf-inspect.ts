@@ -183,30 +183,34 @@ interface Operation {
   operands: Operand[];
 }
 
-const WHITE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+const isWhite = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
+const isDelimiter = (c: number) => c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
+const ESCAPES: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
 /**
  * The operations of a content stream: a small tokenizer for what matters here (strings literal and hex,
- * names, numbers, arrays, inline dictionaries skipped as one operand, inline images skipped whole).
+ * names, numbers, arrays, inline dictionaries skipped as one operand, inline images skipped whole). The
+ * bytes are read as one Latin-1 string: one character per byte, and slicing a token costs nothing.
  */
-export function* contentOperations(data: Uint8Array): Generator<Operation> {
-  let i = 0;
+export function* contentOperations(bytes: Uint8Array): Generator<Operation> {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const n = data.length;
+  let i = 0;
   const stack: Operand[][] = [[]];
   let dictDepth = 0;
   const push = (value: Operand) => {
     if (dictDepth === 0) stack[stack.length - 1]!.push(value);
   };
   while (i < n) {
-    const c = data[i]!;
-    if (WHITE.has(c)) {
+    const c = data.charCodeAt(i);
+    if (isWhite(c)) {
       i++;
       continue;
     }
     if (c === 0x25) {
       // comment to end of line
-      while (i < n && data[i] !== 0x0a && data[i] !== 0x0d) i++;
+      while (i < n && data.charCodeAt(i) !== 0x0a && data.charCodeAt(i) !== 0x0d) i++;
       continue;
     }
     if (c === 0x28) {
@@ -215,23 +219,22 @@ export function* contentOperations(data: Uint8Array): Generator<Operation> {
       let depth = 1;
       i++;
       while (i < n && depth > 0) {
-        const ch = data[i]!;
+        const ch = data.charCodeAt(i);
         if (ch === 0x5c) {
-          const next = data[i + 1]!;
-          const escapes: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
+          const next = data.charCodeAt(i + 1);
           if (next >= 0x30 && next <= 0x37) {
             let j = i + 1;
             let value = 0;
-            while (j < i + 4 && data[j]! >= 0x30 && data[j]! <= 0x37) value = value * 8 + (data[j++]! - 0x30);
+            while (j < i + 4 && data.charCodeAt(j) >= 0x30 && data.charCodeAt(j) <= 0x37) value = value * 8 + (data.charCodeAt(j++) - 0x30);
             out.push(value & 0xff);
             i = j;
             continue;
           }
           if (next === 0x0d || next === 0x0a) {
-            i += next === 0x0d && data[i + 2] === 0x0a ? 3 : 2;
+            i += next === 0x0d && data.charCodeAt(i + 2) === 0x0a ? 3 : 2;
             continue;
           }
-          out.push(escapes[next] ?? next);
+          out.push(ESCAPES[next] ?? next);
           i += 2;
           continue;
         }
@@ -246,25 +249,21 @@ export function* contentOperations(data: Uint8Array): Generator<Operation> {
       push(Uint8Array.from(out));
       continue;
     }
-    if (c === 0x3c && data[i + 1] === 0x3c) {
+    if (c === 0x3c && data.charCodeAt(i + 1) === 0x3c) {
       dictDepth++;
       i += 2;
       continue;
     }
-    if (c === 0x3e && data[i + 1] === 0x3e) {
+    if (c === 0x3e && data.charCodeAt(i + 1) === 0x3e) {
       dictDepth = Math.max(0, dictDepth - 1);
       if (dictDepth === 0) push(null);
       i += 2;
       continue;
     }
     if (c === 0x3c) {
-      let hex = '';
-      i++;
-      while (i < n && data[i] !== 0x3e) {
-        if (!WHITE.has(data[i]!)) hex += String.fromCharCode(data[i]!);
-        i++;
-      }
-      i++;
+      const end = data.indexOf('>', i + 1);
+      let hex = data.slice(i + 1, end < 0 ? n : end).replace(/\s+/g, '');
+      i = end < 0 ? n : end + 1;
       if (hex.length % 2) hex += '0';
       push(Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16)));
       continue;
@@ -284,16 +283,16 @@ export function* contentOperations(data: Uint8Array): Generator<Operation> {
     }
     // a regular token: name, number or operator
     let j = i + (c === 0x2f ? 1 : 0);
-    while (j < n && !WHITE.has(data[j]!) && !DELIMITERS.has(data[j]!)) j++;
-    const token = Buffer.from(data.subarray(i, j)).toString('latin1');
+    while (j < n && !isWhite(data.charCodeAt(j)) && !isDelimiter(data.charCodeAt(j))) j++;
+    const token = data.slice(i, j);
     i = Math.max(j, i + 1);
     if (c === 0x2f) push(token);
-    else if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(token)) push(Number(token));
+    else if (NUMBER.test(token)) push(Number(token));
     else if (dictDepth > 0) continue;
     else if (token === 'BI') {
       // inline image: skip to the EI that follows white space
-      while (i < n && !(WHITE.has(data[i - 1]!) && data[i] === 0x45 && data[i + 1] === 0x49 && (i + 2 >= n || WHITE.has(data[i + 2]!)))) i++;
-      i += 2;
+      const end = data.slice(i).search(/\sEI(\s|$)/);
+      i = end < 0 ? n : i + end + 3;
       stack.splice(0, stack.length, []);
     } else if (token === 'true' || token === 'false' || token === 'null') push(token === 'null' ? null : token);
     else {
