@@ -82,7 +82,7 @@ describe('every script a family writes in', () => {
         ...Object.entries(NAMES).map(([script, name]) => para(`${script}: ${name} is in this family.`)),
         para(`Grandmother ${NAMES.arabic} was born in Haifa.`),
         para('وُلدت جدتي سلمى في حيفا عام ١٩٣١، وكانت تحب البحر كثيرا.'),
-        para(`Bold and italic: ${names.join(' ')}`),
+        { kind: 'paragraph', runs: [run('Bold: '), run(names.join(' '), true)] },
       ]),
     ]);
     if (!result.ok) throw new Error(result.reason);
@@ -105,6 +105,20 @@ describe('every script a family writes in', () => {
     for (const g of glyphs) {
       expect(g.gid).not.toBe(0);
       if (!/[\p{Script=Latin}\s]/u.test(g.char)) expect(g.font).toMatch(FONT_OF[script]);
+    }
+  });
+
+  it('draws every script in bold too, with the bold face of its font', () => {
+    const start = opening.lines.findIndex((l) => l.text.startsWith('Bold:'));
+    expect(start).toBeGreaterThan(-1);
+    const lines = opening.lines.slice(start);
+    const top = lines[0]!.bbox[1];
+    const bottom = Math.max(...lines.map((l) => l.bbox[3]));
+    const bold = opening.glyphs.filter((g) => g.y >= top && g.y <= bottom + 1 && g.char.trim() && !/[\p{Script=Latin}:]/u.test(g.char));
+    for (const script of ['simplified', 'korean', 'arabic', 'hebrew', 'devanagari', 'emoji', 'greek', 'cyrillic'] as const) {
+      const glyphs = bold.filter((g) => [...NAMES[script]].includes(g.char));
+      expect(glyphs.length).toBeGreaterThan(0);
+      for (const g of glyphs) expect(g.font).toMatch(new RegExp(`${FONT_OF[script].source.replace('-', '')}-Bold`));
     }
   });
 
