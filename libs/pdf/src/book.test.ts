@@ -187,7 +187,7 @@ describe('the interior is a book', () => {
     ]);
     if (!result.ok) throw new Error(result.reason);
     doc = await readPdfWithMupdf(result.pdf, { render: [0, 1, 2, 3, 4, 5], artefactDir: ART, name: 'book-de-6x9' });
-    chapterStarts = doc.pages.map((p, i) => (/^Kapitel|Chapter \d/m.test(p.text) ? i : -1)).filter((i) => i >= 0);
+    chapterStarts = doc.pages.map((p, i) => (/^Kapitel \d/m.test(p.text) ? i : -1)).filter((i) => i >= 0);
   });
 
   it('has a title page, a copyright page and contents naming the page each chapter opens on', () => {
@@ -197,7 +197,7 @@ describe('the interior is a book', () => {
     expect(doc.pages[0]!.text).toContain('Rose Miller');
     expect(doc.pages[1]!.text).toMatch(/Copyright © 2026 Rose Miller/);
     const toc = doc.pages[2]!.text;
-    expect(toc).toContain('Contents');
+    expect(toc).toContain('Inhalt');
     expect(chapterStarts).toHaveLength(3);
     ['Geboren im Schnee', 'Der Bauernhof', 'Hochzeit'].forEach((title, i) => {
       const m = new RegExp(`${i + 1}\\.\\s*${title}[ .]*\\s(\\d+)`).exec(toc);
@@ -247,7 +247,7 @@ describe('the interior is a book', () => {
     const top = 0.75 * 72;
     const bottom = 9 * 72 - 0.75 * 72;
     // A line that begins a paragraph (every paragraph here starts with its label) or a chapter heading.
-    const starts = (text: string) => /^([ABC]\d+:|Chapter \d)/.test(text.trim());
+    const starts = (text: string) => /^([ABC]\d+:|Kapitel \d)/.test(text.trim());
     for (let i = 0; i + 1 < doc.pages.length; i++) {
       const here = bodyLines(doc.pages[i]!, top, bottom);
       const next = bodyLines(doc.pages[i + 1]!, top, bottom);
@@ -257,6 +257,32 @@ describe('the interior is a book', () => {
       if (starts(last.text) && !starts(next[0]!.text)) throw new Error(`orphan at the foot of page ${i + 1}: ${last.text}`);
       // Widow: a paragraph's last line alone at the head of the next page.
       if (!starts(next[0]!.text) && (next.length === 1 || starts(next[1]!.text))) throw new Error(`widow at the head of page ${i + 2}: ${next[0]!.text}`);
+    }
+  });
+});
+
+describe('a right-to-left book', () => {
+  it('is bound on the right: gutter, page numbers and paragraphs mirror, in Arabic script throughout', async () => {
+    const arabic = 'وُلدت جدتي سلمى في حيفا عام ١٩٣١، وكانت تحب البحر والخبز الطازج كل صباح، وتحكي لنا عن أيام الصيد مع أبيها.';
+    const result = await typesetInterior({ ...BOOK, language: 'ar', title: 'عائلة الحسيني', subtitle: null, author: 'سلمى الحسيني' }, [
+      chapter('البحر', Array.from({ length: 40 }, (_, i) => para(`${i + 1}. ${arabic}`))),
+    ]);
+    if (!result.ok) throw new Error(result.reason);
+    const doc = await readPdfWithMupdf(result.pdf, { render: [4, 5], artefactDir: ART, name: 'book-ar-6x9' });
+    const w = 432;
+    for (const [i, page] of doc.pages.entries()) {
+      if (i < 4 || !page.textInk) continue;
+      const number = i + 1;
+      const numberLine = page.lines.find((l) => l.text.trim() === String(number) && l.bbox[1] > 648 - 54);
+      expect(numberLine).toBeDefined();
+      // Odd pages lie left of the spine in a right-bound book: outside edge left, gutter right.
+      if (number % 2 === 1) expect(numberLine!.bbox[2]).toBeLessThan(w / 2);
+      else expect(numberLine!.bbox[0]).toBeGreaterThan(w / 2);
+      const body = page.lines.filter((l) => l.bbox[1] > 54 && l.bbox[3] < 648 - 54 && /\p{Script=Arabic}/u.test(l.text));
+      const right = Math.max(...body.map((l) => l.bbox[2]));
+      // The gutter (0.375 in) on the right of odd pages, the outside margin (0.625 in) on the right of even ones.
+      if (number % 2 === 1) expect(right).toBeGreaterThan(w - 0.375 * 72 - 3);
+      else expect(right).toBeLessThan(w - 0.625 * 72 + 1);
     }
   });
 });

@@ -116,6 +116,8 @@ const plain = (runs: readonly PrintRun[]) => runs.map((r) => r.text).join('');
 
 interface BlockData {
   kind: 'paragraph' | 'item';
+  /** Set in a script whose marks stand tall above and below the line (Arabic, Devanagari): lines are spaced by the font's full height. */
+  tall: boolean;
   marker: string | null;
   depth: number;
   dir: Direction;
@@ -130,7 +132,37 @@ function blockData(block: PrintBlock, bookLanguage: string): BlockData | null {
   const script = dominantScript(text);
   // A paragraph in another script than the book's is set in that script's language (shaping, line breaks, hyphenation).
   const lang = script && scriptOfLanguage(bookLanguage) !== script ? typstLanguage(languageOf(text, null)).lang : null;
-  return { kind: block.kind, marker: block.kind === 'item' ? block.marker : null, depth: block.kind === 'item' ? block.depth : 0, dir: paragraphDirection(text), lang: lang === 'und' ? null : lang, runs };
+  const tall = script === 'Arabic' || script === 'Devanagari';
+  return { kind: block.kind, tall, marker: block.kind === 'item' ? block.marker : null, depth: block.kind === 'item' ? block.depth : 0, dir: paragraphDirection(text), lang: lang === 'und' ? null : lang, runs };
+}
+
+/** "Contents" and "Chapter" in the book's language (English for a language not listed). */
+const LABELS: Record<string, { contents: string; chapter: string }> = {
+  en: { contents: 'Contents', chapter: 'Chapter' },
+  de: { contents: 'Inhalt', chapter: 'Kapitel' },
+  fr: { contents: 'Table des matières', chapter: 'Chapitre' },
+  es: { contents: 'Índice', chapter: 'Capítulo' },
+  it: { contents: 'Indice', chapter: 'Capitolo' },
+  pt: { contents: 'Sumário', chapter: 'Capítulo' },
+  nl: { contents: 'Inhoud', chapter: 'Hoofdstuk' },
+  pl: { contents: 'Spis treści', chapter: 'Rozdział' },
+  el: { contents: 'Περιεχόμενα', chapter: 'Κεφάλαιο' },
+  ru: { contents: 'Содержание', chapter: 'Глава' },
+  uk: { contents: 'Зміст', chapter: 'Розділ' },
+  vi: { contents: 'Mục lục', chapter: 'Chương' },
+  ar: { contents: 'المحتويات', chapter: 'الفصل' },
+  he: { contents: 'תוכן העניינים', chapter: 'פרק' },
+  hi: { contents: 'विषय-सूची', chapter: 'अध्याय' },
+  zh: { contents: '目录', chapter: '第' },
+  ja: { contents: '目次', chapter: '第' },
+  ko: { contents: '차례', chapter: '제' },
+};
+/** CJK put the number inside the word: 第 3 章, 제 3 장. */
+const CHAPTER_SUFFIX: Record<string, string> = { zh: '章', ja: '章', ko: '장' };
+
+function labelsFor(language: string): { contents: string; chapter: string; chapterSuffix: string } {
+  const code = typstLanguage(language).lang;
+  return { ...(LABELS[code] ?? LABELS['en']!), chapterSuffix: CHAPTER_SUFFIX[code] ?? '' };
 }
 
 function copyrightLines(book: PrintBook): string[] {
@@ -144,7 +176,8 @@ function copyrightLines(book: PrintBook): string[] {
 
 /** Every string the interior prints, per body style, for the glyph check. */
 function interiorText(book: PrintBook, chapters: readonly PrintChapter[]): Map<TextStyle, string> {
-  const byStyle = new Map<TextStyle, string[]>([['serif', [book.title, book.subtitle ?? '', book.author ?? '', ...copyrightLines(book), 'Contents Chapter 0123456789.…']]]);
+  const labels = labelsFor(book.language);
+  const byStyle = new Map<TextStyle, string[]>([['serif', [book.title, book.subtitle ?? '', book.author ?? '', ...copyrightLines(book), labels.contents, labels.chapter, labels.chapterSuffix, '0123456789.…']]]);
   for (const ch of chapters) {
     const list = byStyle.get(ch.style) ?? [];
     list.push(ch.title, ...ch.blocks.flatMap((b) => [b.kind === 'item' ? b.marker : '', plain(b.runs)]));
@@ -210,7 +243,7 @@ function interiorData(book: PrintBook, chapters: readonly PrintChapter[], margin
     },
     page: { width, height, margins },
     fonts: { serif: fontList('serif', book.language), sans: fontList('sans', book.language), mono: fontList('mono', book.language) },
-    labels: { contents: 'Contents', chapter: 'Chapter' },
+    labels: labelsFor(book.language),
     chapters: chapters.map((ch) => ({
       title: breakable(ch.title.normalize('NFC')),
       runningTitle: runningTitle(ch.title.normalize('NFC'), budget),

@@ -31,7 +31,6 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { NodeCompiler } = require(workerData.compiler);
 const compiler = NodeCompiler.create({ workspace: workerData.workspace, fontArgs: [{ fontPaths: workerData.fontDirs }] });
-let compiled = 0;
 const describe = (err) => {
   if (!err) return 'unknown error';
   const list = err.shortDiagnostics || [];
@@ -47,8 +46,9 @@ parentPort.on('message', ({ id, source, data }) => {
     }
     const pdf = compiler.pdf(doc, { creationTimestamp: 0 });
     const pages = doc.numOfPages;
-    // The compiler memoises across compiles; evicting old entries keeps a long-lived worker small.
-    if (++compiled % 8 === 0) compiler.evictCache(10);
+    // The compiler memoises across compiles (a second gutter pass reuses the shaping of the first); entries
+    // unused for three compiles go, so a worker between books holds little.
+    compiler.evictCache(3);
     const copy = new Uint8Array(pdf.length);
     copy.set(pdf);
     parentPort.postMessage({ id, pdf: copy, pages }, [copy.buffer]);

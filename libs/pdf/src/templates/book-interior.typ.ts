@@ -4,7 +4,8 @@
 // on the left page, chapter title on the right) and page numbers on the outside edge, none on the title
 // and copyright pages, chapter openings or blank pages; mirrored margins whose inside (the gutter) the
 // caller sizes from the page count (CONTRACTS §11); hyphenation in the book's language, widows and orphans
-// prevented, justified paragraphs in each paragraph's own direction.
+// prevented, justified paragraphs in each paragraph's own direction. A right-to-left book (Arabic, Hebrew)
+// is bound on the right: its gutter, outside edges and page numbers mirror.
 export const BOOK_INTERIOR_TEMPLATE = String.raw`
 #let data = json(bytes(sys.inputs.data))
 #let book = data.book
@@ -35,7 +36,9 @@ export const BOOK_INTERIOR_TEMPLATE = String.raw`
 }
 
 #let small(body) = text(size: 8.5pt, fill: luma(60), body)
-#let outside-align(p) = if calc.even(p) { left } else { right }
+// A right-to-left book is bound on the right (Typst's binding follows the text direction): its odd pages
+// lie left of the spine, so their outside edge is the left one.
+#let outside-align(p) = if calc.even(p) != rtl-book { left } else { right }
 #let aligned(a, p) = if a == "left" { left } else if a == "right" { right } else if a == "outside" { outside-align(p) } else { center }
 
 #let running-head() = context {
@@ -140,10 +143,13 @@ export const BOOK_INTERIOR_TEMPLATE = String.raw`
   set text(font: fonts.at(ch.family), size: ch.size * 1pt)
   set par(leading: ch.leading * 1em, spacing: ch.leading * 1em)
   [#metadata((kind: "start", chapter: i)) <marker>]
-  heading(level: 1, supplement: [#data.labels.chapter #(i + 1)], ch.title)
+  heading(level: 1, supplement: [#data.labels.chapter #(i + 1)#data.labels.chapterSuffix], ch.title)
   for b in ch.blocks {
     let body = b.runs.map(r => text(weight: if r.bold { "bold" } else { "regular" }, style: if r.italic { "italic" } else { "normal" }, r.text)).join()
     let lang = if b.lang != none { b.lang } else { book.lang }
+    // Arabic and Devanagari marks stand tall: such lines are spaced by the font's full height.
+    set text(top-edge: "ascender", bottom-edge: "descender") if b.tall
+    set par(leading: 0em, spacing: 0.3em) if b.tall
     if b.kind == "item" {
       let indent = (b.depth + 1) * 1.2em
       let inner = {
