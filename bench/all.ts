@@ -32,6 +32,7 @@ export function benchSteps(size: number): Step[] {
     { name: 'tools search, browse, generate', script: 'bench/tools/run.ts', results: 'tools.json', env: { BENCH_TOOLS_ROWS: scaled(1_000_000, 20_000), BENCH_TOOLS_RESPONSES: scaled(200_000, 5_000), BENCH_DURATION: duration } },
     { name: 'email queue', script: 'bench/email/queue.ts', results: 'email-queue.json', env: { BENCH_EMAILS: scaled(10_000, 500) } },
     { name: 'account erase and data export', script: 'bench/account-erase-export.ts', results: 'account-erase-export.json', env: { BENCH_FILE_KB: scaled(200, 20) } },
+    { name: 'book PDF, Typst beside pdfkit', script: 'bench/book-pdf/run.ts', results: 'book-pdf.json', env: { BENCH_BOOK_ROUNDS: size < 1 ? '1' : '3' } },
     { name: 'recordings upload and ranged GET', script: 'bench/recordings/run.ts', results: 'recordings.json', env: { BENCH_RECORDING_BIG_MB: scaled(500, 20) } },
     // 60 s of the mix at size 1 (never more), at least 10 s; always 50 connections, the figure.
     { name: 'load mix, writes checked', script: 'bench/load/run.ts', results: 'load.json', env: { BENCH_LOAD_SECONDS: String(Math.max(10, Math.round(60 * Math.min(size, 1)))), BENCH_LOAD_CONNECTIONS: '50' } },

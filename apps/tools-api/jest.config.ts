@@ -2,6 +2,6 @@ export default {
   displayName: 'tools-api',
   preset: '../../jest.preset.js',
   rootDir: '.',
-  // meilisearch ships ESM only: SWC turns it into CommonJS for Jest (the bundle loads it with import()).
-  transformIgnorePatterns: ['/node_modules/(?!meilisearch/)'],
+  // meilisearch and unicode-name ship ESM only: SWC turns them into CommonJS for Jest (as in jest.preset.js).
+  transformIgnorePatterns: ['/node_modules/(?!(meilisearch|unicode-name)/)'],
 };

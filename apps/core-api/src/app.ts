@@ -27,6 +27,7 @@ import { flagsRoutes } from './features/flags/flags.routes';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { closeSharedProcessSpawner, createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
+import { closeTypesetter } from '@story/pdf';
 import { coreErrorRenderer, createServiceApp, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
@@ -75,6 +76,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   app.addHook('onClose', async () => providers.email.close());
   // The helper that spawns ffmpeg/ffprobe for recording jobs (jobs stop in preClose, before this runs).
   app.addHook('onClose', async () => closeSharedProcessSpawner());
+  // The typesetting worker of the book and data-export PDFs (@story/pdf), if one started.
+  app.addHook('onClose', async () => closeTypesetter());
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });

@@ -6,6 +6,7 @@ import { VERSION } from '@story/config';
 import { pingDatabase, type DbClient } from '@story/db';
 import { createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
 import { registerFlags } from '@story/flags';
+import { closeTypesetter } from '@story/pdf';
 import { createServiceApp, probeCheck, registerHealth, toolsErrorRenderer, toolsErrorSchema, type App, type ServiceOptions } from '@story/http';
 import { toolsPublicBaseUrl, type ToolsApiConfig } from './config';
 import { ipHashKeyOf, registerToolsCallerDecorator } from './shared/caller';
@@ -72,6 +73,8 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   const publicBaseUrl = toolsPublicBaseUrl(config);
   const providers = deps.providers ?? createProviders(config, { db, publicBaseUrl, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
   app.addHook('onClose', async () => providers.email.close());
+  // The typesetting worker of the PDF exports (@story/pdf), if one started.
+  app.addHook('onClose', async () => closeTypesetter());
   const tokens = createTokenSigner(config.secrets.jwtSecret);
   const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
   const authHook = requireAuth({ tokens, sessions });

@@ -1,4 +1,13 @@
-// Text in PDFs for every script the product meets: Unicode fonts that ship inside npm, embedded and subset
-// by pdfkit, chosen per run of text. Used by the book PDF (core-api) and the tools exports (tools-api).
-export * from './unicode-text';
-export * from './pdf-document';
+// Every PDF of the platform, typeset by Typst (typst.ts) with fonts shipped in npm (fonts.ts), checked
+// against the fonts before typesetting (glyph-coverage.ts) and preflighted after (preflight.ts): book
+// interiors and covers with print geometry (book.ts, print-geometry.ts), and plain documents for the
+// tools exports and the data export (document.ts).
+export * from './book';
+export * from './document';
+export * from './fonts';
+export * from './glyph-coverage';
+export * from './pdf-inspect';
+export * from './preflight';
+export * from './print-geometry';
+export * from './text-language';
+export * from './typst';

@@ -1,16 +1,10 @@
 // Factories for the stories, books and export tests (CONVENTIONS 12): rows inserted directly and
 // returned, family groups with members in given states, and a PDF reader that opens files the way a
-// reader's program would (pdf-parse, i.e. PDF.js).
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+// reader's program would (MuPDF).
 import type { Sql } from 'postgres';
 import type { App } from '@story/http';
+import { readPdfWithMupdf, type MupdfDocument, type ReadOptions } from '@story/testing';
 import { signUp, type SignedUp } from './helper';
-
-const execFileAsync = promisify(execFile);
 
 export async function newStory(sql: Sql, ownerId: string, fields: { title?: string; content?: string; wordCount?: number; createdAt?: Date; authorId?: string } = {}): Promise<{ id: string }> {
   const content = fields.content ?? '<p>A short story.</p>';
@@ -87,32 +81,27 @@ export interface ReadPdf {
   width: number;
   height: number;
   info: Record<string, unknown>;
+  /** Everything MuPDF saw: boxes, lines, glyphs, ink per page. */
+  doc: MupdfDocument;
 }
 
-// pdf-parse (PDF.js) sets up its worker with a dynamic import(), which Jest's CommonJS runtime refuses;
-// so the PDF is read by a plain Node process, exactly as a program outside the tests would read it.
-const READER = `
-const { PDFParse } = require(process.argv[1]);
-const fs = require('node:fs');
-(async () => {
-  const parser = new PDFParse({ data: new Uint8Array(fs.readFileSync(process.argv[2])) });
-  const text = await parser.getText();
-  const info = await parser.getInfo({ parsePageInfo: true });
-  const first = info.pages[0] || {};
-  process.stdout.write(JSON.stringify({ text: text.text, pages: info.total, pageTexts: text.pages.map((p) => p.text), width: first.width || 0, height: first.height || 0, info: info.info || {} }));
-  await parser.destroy();
-})().catch((err) => { process.stderr.write(String(err && err.stack || err)); process.exit(1); });
-`;
-
-/** Text (whole and per page), page count, first page size and document info of a PDF. */
-export async function readPdf(buffer: Buffer): Promise<ReadPdf> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'read-pdf-'));
-  const file = path.join(dir, 'file.pdf');
-  try {
-    await writeFile(file, buffer);
-    const { stdout } = await execFileAsync(process.execPath, ['-e', READER, require.resolve('pdf-parse'), file], { maxBuffer: 64 * 1024 * 1024 });
-    return JSON.parse(stdout) as ReadPdf;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/**
+ * Text (whole and per page), page count, first page size and document info of a PDF, read by MuPDF's
+ * WebAssembly build in a plain Node process (@story/testing), as a reader's program outside the tests would.
+ */
+export async function readPdf(buffer: Buffer, options: ReadOptions = {}): Promise<ReadPdf> {
+  const doc = await readPdfWithMupdf(buffer, options);
+  const first = doc.pages[0];
+  const info: Record<string, unknown> = {};
+  if (doc.title) info['Title'] = doc.title;
+  if (doc.author) info['Author'] = doc.author;
+  return {
+    text: doc.pages.map((p) => p.text).join('\n'),
+    pages: doc.pages.length,
+    pageTexts: doc.pages.map((p) => p.text),
+    width: first ? first.mediaBox[2] - first.mediaBox[0] : 0,
+    height: first ? first.mediaBox[3] - first.mediaBox[1] : 0,
+    info,
+    doc,
+  };
 }

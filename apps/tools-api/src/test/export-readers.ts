@@ -1,9 +1,7 @@
 // Readers for export tests: the files are opened the way their users' programs would open them.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import yauzl from 'yauzl';
+import { readPdfWithMupdf, type Rect } from '@story/testing';
 
 /** RFC 4180 reader (quoted fields, doubled quotes, CRLF records), strict enough to catch bad quoting. */
 export function parseCsv(text: string): string[][] {
@@ -82,34 +80,21 @@ export function readZipEntry(buffer: Buffer, name: string): Promise<string> {
 }
 
 /**
- * PDF.js starts its "fake worker" with a dynamic import(), which Jest's CommonJS sandbox refuses
- * without --experimental-vm-modules. PDF.js first looks for globalThis.pdfjsWorker, so load the worker
- * bundle shipped with pdf-parse as a plain script (its only ESM syntax is the final export and one
- * import.meta.url) into this sandbox's global. Production code (plain Node) never needs this.
+ * Text, page count, first page size, title and per-page ink of a PDF, read by MuPDF (its WebAssembly
+ * build, in a child process: @story/testing). MuPDF honours the ActualText spans Typst writes where one
+ * glyph stands for different text (pdf.js ignores them), so it reads back what a person wrote.
  */
-function installPdfWorker(): void {
-  const g = globalThis as { pdfjsWorker?: unknown };
-  if (g.pdfjsWorker) return;
-  const file = join(dirname(require.resolve('pdf-parse')), 'pdf.worker.mjs');
-  const source = readFileSync(file, 'utf8')
-    .replace(/export\s*\{\s*WorkerMessageHandler\s*\};?\s*$/, '')
-    .replace(/import\.meta\.url/g, JSON.stringify(pathToFileURL(file).href));
-  new Function(source)();
-}
-
-/** Text, page count and first page size of a PDF, read with pdf-parse (PDF.js). */
-export async function readPdf(buffer: Buffer): Promise<{ text: string; pages: number; width: number; height: number; title: unknown }> {
-  const { PDFParse } = require('pdf-parse') as typeof import('pdf-parse');
-  installPdfWorker();
-  const parser = new PDFParse({ data: new Uint8Array(buffer) });
-  try {
-    const text = await parser.getText();
-    const info = await parser.getInfo({ parsePageInfo: true });
-    const first = info.pages[0];
-    return { text: text.text, pages: info.total, width: first?.width ?? 0, height: first?.height ?? 0, title: (info.info as Record<string, unknown> | undefined)?.['Title'] };
-  } finally {
-    await parser.destroy();
-  }
+export async function readPdf(buffer: Buffer): Promise<{ text: string; pages: number; width: number; height: number; title: unknown; ink: (Rect | null)[] }> {
+  const doc = await readPdfWithMupdf(buffer, { glyphs: false });
+  const first = doc.pages[0];
+  return {
+    text: doc.pages.map((p) => p.text).join('\n'),
+    pages: doc.pages.length,
+    width: first ? first.mediaBox[2] - first.mediaBox[0] : 0,
+    height: first ? first.mediaBox[3] - first.mediaBox[1] : 0,
+    title: doc.title,
+    ink: doc.pages.map((p) => p.ink),
+  };
 }
 
 /** The decompressed content streams of a PDF (the drawing operators of its pages). */

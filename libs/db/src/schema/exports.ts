@@ -11,6 +11,17 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
+/** Paper of a printed book: it sets the spine width (CONTRACTS §11). */
+export const EXPORT_PAPERS = ['white', 'cream'] as const;
+export type ExportPaper = (typeof EXPORT_PAPERS)[number];
+
+/** The preflight of a book export (CONTRACTS §11), stored as the check wrote it. */
+export interface ExportPreflight {
+  passed: boolean;
+  problems: string[];
+  [key: string]: unknown;
+}
+
 /** What POST /api/account/archive measured: the page shows it, and the download decides single zip or parts from it. */
 export interface ArchiveEstimate {
   itemCount: number;
@@ -39,6 +50,10 @@ export const exportJobs = pgTable(
     sizeBytes: bigint('size_bytes', { mode: 'number' }),
     itemCount: integer('item_count'),
     estimate: jsonb('estimate').$type<ArchiveEstimate>(),
+    /** cover: the paper the spine width is computed for (interior: the paper asked for, kept for the cover). */
+    paper: text('paper').$type<ExportPaper>(),
+    /** interior and cover: the preflight's report, written before the job completes or fails. */
+    preflight: jsonb('preflight').$type<ExportPreflight>(),
     error: text('error'),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -54,6 +69,7 @@ export const exportJobs = pgTable(
     check('export_jobs_status_check', oneOf('status', EXPORT_STATUSES)),
     check('export_jobs_book_check', sql`kind = 'archive' OR book_id IS NOT NULL`),
     check('export_jobs_storyteller_check', sql`kind <> 'archive' OR storyteller_id IS NOT NULL`),
+    check('export_jobs_paper_check', sql`paper IS NULL OR paper IN ('white', 'cream')`),
     check('export_jobs_sizes_check', sql`(size_bytes IS NULL OR size_bytes >= 0) AND (item_count IS NULL OR item_count >= 0)`),
   ],
 );
@@ -69,7 +85,12 @@ export const archiveChecksums = pgTable(
     storageKey: text('storage_key').primaryKey(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     crc32: bigint('crc32', { mode: 'number' }).notNull(),
+    /** SHA-256 of the bytes (hex), learned as the archive streamed them: manifest.json lists it (spec 000 Archive 3). */
+    sha256: text('sha256'),
     createdAt: createdAt(),
   },
-  () => [check('archive_checksums_crc32_check', sql`crc32 BETWEEN 0 AND 4294967295 AND size_bytes >= 0`)],
+  () => [
+    check('archive_checksums_crc32_check', sql`crc32 BETWEEN 0 AND 4294967295 AND size_bytes >= 0`),
+    check('archive_checksums_sha256_check', sql`sha256 IS NULL OR sha256 ~ '^[0-9a-f]{64}$'`),
+  ],
 );

@@ -1,6 +1,6 @@
 // The SQL of the memories archive (raw postgres.js): export_jobs rows of kind archive, the contents of
-// each archive folder as of the job's snapshot time, and the CRC-32 cache that lets a resumed download skip
-// files it does not send. Folder rows come oldest first with the id as tie-break: file order inside a zip
+// each archive folder as of the job's snapshot time, and the checksum cache (CRC-32 and SHA-256) that lets a
+// resumed download skip files it does not send and still list their SHA-256 in manifest.json. Folder rows come oldest first with the id as tie-break: file order inside a zip
 // and the boundaries of split parts depend on that order never changing.
 import type { Sql } from 'postgres';
 import { one } from '@story/db';
@@ -29,7 +29,7 @@ export interface FolderItem {
   /** Size the database recorded (the estimate); the download uses storage's own size. */
   size: number | null;
   transcript?: string | null;
-  story?: { content: string | null; responseText: string | null; prompt: string | null; typography: unknown; bookId: string | null; bookTitle: string | null; chapterNumber: number | null; sourceRecordingIds: string[] };
+  story?: { content: string | null; responseText: string | null; prompt: string | null; typography: unknown; bookId: string | null; bookTitle: string | null; bookLanguage: string | null; chapterNumber: number | null; sourceRecordingIds: string[] };
   exportKind?: 'interior' | 'cover';
 }
 
@@ -80,18 +80,18 @@ export function createArchiveRepository(sql: Sql) {
               from images where user_id = ${storytellerId} and created_at <= ${cutoff}::timestamptz
              order by created_at, id`;
         case 'stories': {
-          const rows = await sql<(FolderItem & { content: string | null; responseText: string | null; prompt: string | null; typography: unknown; bookId: string | null; bookTitle: string | null; chapterNumber: number | null; sourceRecordingIds: string[] })[]>`
+          const rows = await sql<(FolderItem & { content: string | null; responseText: string | null; prompt: string | null; typography: unknown; bookId: string | null; bookTitle: string | null; bookLanguage: string | null; chapterNumber: number | null; sourceRecordingIds: string[] })[]>`
             select s.id, ${ISO(sql, 's.created_at')} as at, coalesce(nullif(s.title, ''), s.prompt, 'Untitled story') as title,
                    null as "storageKey", 'text/html' as "mimeType", null::float8 as size,
-                   s.content, s.response_text as "responseText", s.prompt, s.typography, s.book_id as "bookId", b.title as "bookTitle",
+                   s.content, s.response_text as "responseText", s.prompt, s.typography, s.book_id as "bookId", b.title as "bookTitle", b.language as "bookLanguage",
                    (select c.chapter_number from book_chapters c where c.story_id = s.id and c.book_id = s.book_id limit 1) as "chapterNumber",
                    s.source_recording_ids as "sourceRecordingIds"
               from stories s left join books b on b.id = s.book_id
              where s.user_id = ${storytellerId} and (s.created_at at time zone 'UTC') <= ${cutoff}::timestamptz
              order by (s.created_at at time zone 'UTC'), s.id`;
-          return rows.map(({ content, responseText, prompt, typography, bookId, bookTitle, chapterNumber, sourceRecordingIds, ...item }) => ({
+          return rows.map(({ content, responseText, prompt, typography, bookId, bookTitle, bookLanguage, chapterNumber, sourceRecordingIds, ...item }) => ({
             ...item,
-            story: { content, responseText, prompt, typography, bookId, bookTitle, chapterNumber, sourceRecordingIds },
+            story: { content, responseText, prompt, typography, bookId, bookTitle, bookLanguage, chapterNumber, sourceRecordingIds },
           }));
         }
         case 'book':
@@ -111,22 +111,24 @@ export function createArchiveRepository(sql: Sql) {
       }
     },
 
-    /** Known CRC-32s of stored objects, by key (only where the recorded size still matches). */
-    async checksums(objects: readonly { key: string; size: number }[]): Promise<Map<string, number>> {
+    /** Known CRC-32s and SHA-256s of stored objects, by key (only where the recorded size still matches). */
+    async checksums(objects: readonly { key: string; size: number }[]): Promise<Map<string, { crc32: number; sha256: string | null }>> {
       if (!objects.length) return new Map();
-      const rows = await sql<{ key: string; size: number; crc32: number }[]>`
-        select storage_key as key, size_bytes::float8 as size, crc32::float8 as crc32 from archive_checksums
+      const rows = await sql<{ key: string; size: number; crc32: number; sha256: string | null }[]>`
+        select storage_key as key, size_bytes::float8 as size, crc32::float8 as crc32, sha256 from archive_checksums
          where storage_key = any(${objects.map((o) => o.key)}::text[])`;
       const sizes = new Map(objects.map((o) => [o.key, o.size]));
-      return new Map(rows.filter((r) => sizes.get(r.key) === Number(r.size)).map((r) => [r.key, Number(r.crc32)]));
+      return new Map(rows.filter((r) => sizes.get(r.key) === Number(r.size)).map((r) => [r.key, { crc32: Number(r.crc32), sha256: r.sha256 }]));
     },
 
-    async saveChecksums(rows: readonly { key: string; size: number; crc32: number }[]): Promise<void> {
+    /** Keep checksums learned while streaming; a SHA-256 already known is never replaced by a missing one. */
+    async saveChecksums(rows: readonly { key: string; size: number; crc32: number; sha256: string | null }[]): Promise<void> {
       if (!rows.length) return;
       await sql`
-        insert into archive_checksums (storage_key, size_bytes, crc32)
-        select * from unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.size)}::bigint[], ${rows.map((r) => r.crc32)}::bigint[])
-        on conflict (storage_key) do update set size_bytes = excluded.size_bytes, crc32 = excluded.crc32`;
+        insert into archive_checksums (storage_key, size_bytes, crc32, sha256)
+        select * from unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.size)}::bigint[], ${rows.map((r) => r.crc32)}::bigint[], ${rows.map((r) => r.sha256)}::text[])
+        on conflict (storage_key) do update set size_bytes = excluded.size_bytes, crc32 = excluded.crc32,
+               sha256 = coalesce(excluded.sha256, case when archive_checksums.size_bytes = excluded.size_bytes then archive_checksums.sha256 end)`;
     },
 
     /** The job is being downloaded: pending becomes processing (first time only). */

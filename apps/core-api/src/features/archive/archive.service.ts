@@ -15,6 +15,7 @@ import type { ArchiveEstimate } from '@story/db';
 import { AppError, badRequest, notFound } from '@story/http';
 import type { ByteRange, ObjectStorage } from '@story/providers';
 import type { MemoriesAccess } from '../memories/memories-access';
+import { calendarDate } from '../memories/memory-files';
 import { layOutPart } from './archive.layout';
 import { planParts, type PartSpec } from './archive.parts';
 import { createArchiveRepository, FOLDERS, type ArchiveJobRow, type Folder, type FolderItem } from './archive.repository';
@@ -116,18 +117,18 @@ export function createArchiveService({ sql, access, storage, partLimitBytes, log
       const length = zipLength(laid.entries, { mtime: laid.mtime });
       // If-Range with another validator: the bytes changed since, so the whole zip is sent (RFC 9110 13.1.5).
       const range = request.range && (!request.ifRange || request.ifRange === laid.etag) ? resolve(request.range, length) : undefined;
-      const learned: { key: string; size: number; crc32: number }[] = [];
+      const learned: { key: string; size: number; crc32: number; sha256: string | null }[] = [];
       const body = createZipStream(laid.entries, {
         mtime: laid.mtime,
         range,
         onEntryChecksum: (index, crc32) => {
           const file = laid.files[index];
-          if (file?.storageKey && file.size !== null) learned.push({ key: file.storageKey, size: file.size, crc32 });
+          if (file?.storageKey && file.size !== null) learned.push({ key: file.storageKey, size: file.size, crc32, sha256: laid.sha256Of(file.storageKey) });
         },
       });
       body.once('error', (err) => log.warn({ err, jobId: job.id, part: part.name }, 'archive stream stopped: a file could not be read'));
       // Checksums are worth keeping even when the client goes away: they make its resume cheap.
-      body.once('close', () => void repo.saveChecksums(learned.splice(0)).catch((err: unknown) => log.warn({ err }, 'archive checksums not saved')));
+      body.once('close', () => void repo.saveChecksums([...learned.splice(0), ...laid.learnedOutside()]).catch((err: unknown) => log.warn({ err }, 'archive checksums not saved')));
       await repo.markStarted(job.id);
       const end = range ? range.end : length - 1;
       return {
@@ -136,7 +137,9 @@ export function createArchiveService({ sql, access, storage, partLimitBytes, log
         contentLength: range ? range.end - range.start + 1 : length,
         range,
         etag: laid.etag,
-        filename: `memories-${safeName(viewing.storyteller.name)}-${job.createdAt.slice(0, 10)}-${part.name}.zip`,
+        // The storyteller's calendar date (spec 000 Memories 3) and name as written; the route sends the
+        // name with RFC 6266 filename* (UTF-8) and a plain ASCII fallback.
+        filename: `memories-${safeName(viewing.storyteller.name)}-${calendarDate(job.createdAt, viewing.storyteller.timezone)}-${part.name}.zip`,
         lastModified: new Date(job.createdAt).toUTCString(),
         done: async () => {
           if (end === length - 1) await repo.markPartDone(job.id, part.name, length, plan.parts.map((p) => p.name));
@@ -155,6 +158,8 @@ function resolve(range: ByteRange, length: number): { start: number; end: number
   return { start, end };
 }
 
-const safeName = (name: string) => name.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'storyteller';
+/** Letters and digits of any script kept; anything else (spaces, punctuation, path characters) becomes one hyphen. */
+const safeName = (name: string) =>
+  [...name.normalize('NFC').replace(/[^\p{L}\p{M}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '')].slice(0, 40).join('').replace(/-+$/, '') || 'storyteller';
 
 export type ArchiveService = ReturnType<typeof createArchiveService>;

@@ -121,7 +121,6 @@ describe('a single zip (estimate under the limit)', () => {
     const files = await entries(whole);
     expect([...files.keys()]).toEqual([
       'README.txt',
-      'manifest.json',
       'book/Our Book-interior.pdf',
       'stories/01-First day.html',
       'stories/02-Second.html',
@@ -131,15 +130,21 @@ describe('a single zip (estimate under the limit)', () => {
       'recordings/2026-05-01-Grandma the farm (2).mp3',
       'videos/2026-05-01-Birthday.mp4',
       'photos/2026-05-01-etc passwd.jpg',
+      'manifest.json',
     ]);
     for (const [name, bytes] of Object.entries(data)) expect(files.get(name)!.equals(bytes)).toBe(true);
     expect(files.get('recordings/2026-05-01-Grandma the farm.transcript.txt')!.toString()).toBe('We had cows.\n');
     const manifest = JSON.parse(files.get('manifest.json')!.toString());
     expect(manifest.missing).toEqual([expect.objectContaining({ path: 'recordings/2026-05-01-Lost one.mp3', sourceType: 'recording', reason: 'not found in storage' })]);
     expect(manifest.files.find((f: { path: string }) => f.path === 'recordings/2026-05-01-Lost one.mp3')).toMatchObject({ included: false });
+    // Every file of the zip is listed with its size and SHA-256, stored media included; manifest.json lists
+    // itself (its size; no file can hold its own checksum).
+    const listed = manifest.files.filter((x: { included: boolean }) => x.included).map((x: { path: string }) => x.path);
+    expect(listed.sort()).toEqual([...files.keys()].sort());
     for (const f of manifest.files.filter((x: { included: boolean }) => x.included)) {
       expect(files.get(f.path)!.length).toBe(f.size);
-      if (f.sha256) expect(createHash('sha256').update(files.get(f.path)!).digest('hex')).toBe(f.sha256);
+      if (f.path === 'manifest.json') expect(f).toMatchObject({ sha256: null, sourceType: 'archive' });
+      else expect(createHash('sha256').update(files.get(f.path)!).digest('hex')).toBe(f.sha256);
     }
     const stories = JSON.parse(files.get('stories/stories.json')!.toString()).stories;
     expect(stories[0]).toMatchObject({ file: '01-First day.html', title: 'First <day>', date: '2026-05-01', book: { title: 'Our Book' } });
@@ -155,8 +160,12 @@ describe('a single zip (estimate under the limit)', () => {
     expect(again.rawPayload.equals(whole)).toBe(true);
     const [row] = await t.database.sql`select status, size_bytes::float8 as size, completed_at is not null as done from export_jobs where id = ${jobId}`;
     expect(row).toMatchObject({ status: 'completed', size: whole.length, done: true });
-    const [known] = await t.database.sql`select count(*)::int as n from archive_checksums`;
+    const [known] = await t.database.sql`select count(*)::int as n, count(sha256)::int as hashed from archive_checksums`;
     expect(known!['n']).toBeGreaterThanOrEqual(5);
+    expect(known!['hashed']).toBe(known!['n']);
+    // The second download took the stored SHA-256s: same manifest, same bytes.
+    const manifest = JSON.parse((await entries(again.rawPayload)).get('manifest.json')!.toString());
+    for (const f of manifest.files.filter((x: { included: boolean; path: string }) => x.included && x.path !== 'manifest.json')) expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('resumes at any byte with 206 without reading the files before that byte', async () => {
@@ -194,6 +203,42 @@ describe('a single zip (estimate under the limit)', () => {
     expect((await open(cast.removed, cast.owner.userId)).statusCode).toBe(404);
     expect((await open(cast.owner, 'not-a-uuid')).statusCode).toBe(400);
     expect((await download(cast.owner, '00000000-0000-4000-8000-000000000000', 'all')).statusCode).toBe(404);
+  });
+});
+
+describe('download name and checksums on a resume', () => {
+  it("names the file with the storyteller's letters as written (RFC 6266 filename*) and the date in their time zone", async () => {
+    const who = await signUp(t.app);
+    // UTC+14: for ten hours of every UTC day the storyteller's calendar is a day ahead.
+    await setMemoriesProfile(t.database.sql, who.userId, { timezone: 'Pacific/Kiritimati', name: 'Zoë Ångström-王 / "x"' });
+    await newRecordingRow(t.database.sql, store, who.userId, { title: 'One', at: new Date(), data: Buffer.from('abc') });
+    const job = (await open(who, who.userId)).json().job;
+    const res = await download(who, job.id, 'all');
+    expect(res.statusCode).toBe(200);
+    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(job.createdAt));
+    const name = `memories-Zoë-Ångström-王-x-${date}-all.zip`;
+    const disposition = String(res.headers['content-disposition']);
+    expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
+    expect(disposition).toMatch(/^attachment; filename="memories-Zoe-Angstrom--x-\d{4}-\d{2}-\d{2}-all\.zip";/);
+  });
+
+  it('lists the SHA-256 of files a resumed request skipped, reading them once through the hash', async () => {
+    const who = await signUp(t.app);
+    await setMemoriesProfile(t.database.sql, who.userId, { timezone: 'UTC' });
+    const first = await newRecordingRow(t.database.sql, store, who.userId, { title: 'First', at: new Date('2026-01-01T10:00:00Z'), data: Buffer.alloc(3000, 7) });
+    await newRecordingRow(t.database.sql, store, who.userId, { title: 'Second', at: new Date('2026-01-02T10:00:00Z'), data: Buffer.alloc(2000, 9) });
+    const job = (await open(who, who.userId)).json().job.id as string;
+    const length = Number((await download(who, job, 'all', { range: 'bytes=0-0' })).headers['content-range']!.toString().split('/')[1]);
+    // Nothing is known yet: start after the first recording, so it is skipped, not streamed.
+    reads.length = 0;
+    const tail = await download(who, job, 'all', { range: `bytes=${length - 1200}-` });
+    expect(tail.statusCode).toBe(206);
+    expect(reads).toContain(first.key);
+    const whole = await download(who, job, 'all');
+    expect(whole.rawPayload.subarray(length - 1200).equals(tail.rawPayload)).toBe(true);
+    const manifest = JSON.parse((await entries(whole.rawPayload)).get('manifest.json')!.toString());
+    const listed = manifest.files.find((f: { path: string }) => f.path === 'recordings/2026-01-01-First.mp3');
+    expect(listed.sha256).toBe(createHash('sha256').update(Buffer.alloc(3000, 7)).digest('hex'));
   });
 });
 

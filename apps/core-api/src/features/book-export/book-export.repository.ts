@@ -1,7 +1,7 @@
 // The SQL of book exports (CONVENTIONS 7): export_jobs rows of kind interior or cover, and the book and
 // chapter reads a render needs. Raw postgres.js throughout; column lists are fragments, not strings.
 import type { Sql } from 'postgres';
-import { one } from '@story/db';
+import { one, type ExportPaper, type ExportPreflight } from '@story/db';
 import { isoUtc, type SqlOrTx } from '../sql-fragments';
 import type { BookExportKind } from './book-export.service';
 
@@ -14,6 +14,8 @@ export interface JobRow {
   storage_key: string | null;
   size_bytes: number | null;
   item_count: number | null;
+  paper: ExportPaper | null;
+  preflight: ExportPreflight | null;
   error: string | null;
   created_at: string;
   started_at: string | null;
@@ -35,14 +37,22 @@ export type BookForCover = Omit<BookForInterior, 'user_id'>;
 
 export function createBookExportRepository(sql: Sql) {
   // Timestamps leave PostgreSQL as ISO 8601 UTC text (the shared client hands timestamps over unparsed).
-  const jobColumns = (q: SqlOrTx) => q`id, book_id, user_id, kind, status, storage_key, size_bytes, item_count, error, ${isoUtc(q, 'created_at')} as created_at,
+  const jobColumns = (q: SqlOrTx) => q`id, book_id, user_id, kind, status, storage_key, size_bytes, item_count, paper, preflight, error, ${isoUtc(q, 'created_at')} as created_at,
     ${isoUtc(q, 'started_at')} as started_at, ${isoUtc(q, 'completed_at')} as completed_at`;
 
   return {
-    async bookSummary(bookId: string, tx: SqlOrTx = sql): Promise<{ userId: string; chapters: number; title: string } | undefined> {
-      const [book] = await tx<{ userId: string; chapters: number; title: string }[]>`
-        select user_id as "userId", cardinality(story_ids) as chapters, title from books where id = ${bookId}`;
+    async bookSummary(bookId: string, tx: SqlOrTx = sql): Promise<{ userId: string; chapters: number; title: string; trimSize: string } | undefined> {
+      const [book] = await tx<{ userId: string; chapters: number; title: string; trimSize: string }[]>`
+        select user_id as "userId", cardinality(story_ids) as chapters, title, trim_size as "trimSize" from books where id = ${bookId}`;
       return book;
+    },
+
+    /** Characters of text in the book's chapters (markup included): a cheap lower bound of its pages before layout. */
+    async textLength(bookId: string, tx: SqlOrTx = sql): Promise<number> {
+      const [row] = await tx<{ chars: number }[]>`
+        select coalesce(sum(length(coalesce(s.content, s.response_text, ''))), 0)::float8 as chars
+          from book_chapters c join stories s on s.id = c.story_id where c.book_id = ${bookId}`;
+      return Number(row?.chars ?? 0);
     },
 
     async bookForInterior(bookId: string, tx: SqlOrTx = sql): Promise<BookForInterior | undefined> {
@@ -72,8 +82,8 @@ export function createBookExportRepository(sql: Sql) {
     listJobs: (bookId: string, tx: SqlOrTx = sql) =>
       tx<JobRow[]>`select ${jobColumns(tx)} from export_jobs where book_id = ${bookId} and kind in ('interior', 'cover') order by created_at desc limit 50`,
 
-    async insertJob(job: { userId: string; bookId: string; kind: BookExportKind }, tx: SqlOrTx = sql): Promise<JobRow> {
-      return one(await tx<JobRow[]>`insert into export_jobs (user_id, book_id, kind) values (${job.userId}, ${job.bookId}, ${job.kind}) returning ${jobColumns(tx)}`);
+    async insertJob(job: { userId: string; bookId: string; kind: BookExportKind; paper: ExportPaper }, tx: SqlOrTx = sql): Promise<JobRow> {
+      return one(await tx<JobRow[]>`insert into export_jobs (user_id, book_id, kind, paper) values (${job.userId}, ${job.bookId}, ${job.kind}, ${job.paper}) returning ${jobColumns(tx)}`);
     },
 
     /** Take the row for rendering (a retry or a takeover finds it still processing); undefined when there is nothing to do. */
@@ -86,16 +96,18 @@ export function createBookExportRepository(sql: Sql) {
     },
 
     /** Record the stored file; false when the row is no longer processing (the book was deleted meanwhile). */
-    async completeJob(jobId: string, out: { key: string; size: number; pages: number }, tx: SqlOrTx = sql): Promise<boolean> {
+    async completeJob(jobId: string, out: { key: string; size: number; pages: number; preflight: ExportPreflight }, tx: SqlOrTx = sql): Promise<boolean> {
       const [updated] = await tx`
         update export_jobs set status = 'completed', storage_key = ${out.key}, size_bytes = ${out.size}, item_count = ${out.pages},
-               error = null, completed_at = now(), updated_at = now()
+               preflight = ${JSON.stringify(out.preflight)}::jsonb, error = null, completed_at = now(), updated_at = now()
          where id = ${jobId} and status = 'processing' returning id`;
       return updated !== undefined;
     },
 
-    async failJob(exportJobId: string, message: string, tx: SqlOrTx = sql): Promise<void> {
-      await tx`update export_jobs set status = 'failed', error = ${message}, completed_at = now(), updated_at = now()
+    /** Fail the row with its reason (and the preflight that found it, when there was one). */
+    async failJob(exportJobId: string, message: string, preflight: ExportPreflight | null = null, tx: SqlOrTx = sql): Promise<void> {
+      await tx`update export_jobs set status = 'failed', error = ${message}, preflight = coalesce(${preflight === null ? null : JSON.stringify(preflight)}::jsonb, preflight),
+                      completed_at = now(), updated_at = now()
                 where id = ${exportJobId} and status in ('pending', 'processing')`;
     },
   };

@@ -14,6 +14,12 @@ const jobView = z.object({
   status: z.enum(['pending', 'processing', 'completed', 'failed']),
   pages: z.number().int().nullable(),
   sizeBytes: z.number().int().nullable(),
+  paper: z.enum(['white', 'cream']).nullable().describe('the paper the spine width is computed for (CONTRACTS §11)'),
+  preflight: z
+    .object({ passed: z.boolean(), problems: z.array(z.string()) })
+    .catchall(z.unknown())
+    .nullable()
+    .describe('the print check (CONTRACTS §11): fonts embedded and subset, page boxes, characters without a glyph, page count; null until it ran'),
   error: z.string().nullable(),
   downloadUrl: z.string().nullable(),
   createdAt: z.string(),
@@ -30,15 +36,18 @@ export const bookExportRoutes =
       {
         schema: {
           operationId: 'exportBook',
-          summary: 'Render a print-ready PDF (interior or cover) at the book trim size, in the background',
+          summary: 'Typeset a print-ready PDF (interior, or the cover spread with spine and bleed) at the book trim size, in the background; preflighted before it completes',
           tags,
           security,
           params: z.object({ bookId: z.uuid() }),
-          body: z.strictObject({ kind: z.enum(['interior', 'cover']) }),
-          response: { 202: z.object({ job: jobView }), ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 415, 429] as const) },
+          body: z.strictObject({
+            kind: z.enum(['interior', 'cover']),
+            paper: z.enum(['white', 'cream']).default('white').describe('interior paper: sets the cover spine width (CONTRACTS §11)'),
+          }),
+          response: { 202: z.object({ job: jobView }), ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 415, 422, 429] as const) },
         },
       },
-      async (req, reply) => reply.status(202).send({ job: await exports.request(callerOf(req).userId, req.params.bookId, req.body.kind) }),
+      async (req, reply) => reply.status(202).send({ job: await exports.request(callerOf(req).userId, req.params.bookId, req.body.kind, req.body.paper) }),
     );
 
     app.get(

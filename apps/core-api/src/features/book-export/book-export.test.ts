@@ -1,4 +1,7 @@
+// Book exports through the real app: the job, its preflight stored on the row, the PDF read back by MuPDF
+// (an independent reader), the print geometry of CONTRACTS §11, the tier allowance and every refusal.
 import { createObjectStorage } from '@story/providers';
+import { artefactDir } from '@story/testing';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { newFamily, newStory, readPdf, setTier, waitForExport } from '../../test/stories-books-factories';
 
@@ -8,6 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+const ART = artefactDir('book-export');
 const storage = () => createObjectStorage(t.config.storage, { publicBaseUrl: 'http://127.0.0.1' });
 
 async function makeBook(owner: SignedUp, chapters: { title: string; content: string }[], extra: Record<string, unknown> = {}) {
@@ -23,10 +27,8 @@ async function makeBook(owner: SignedUp, chapters: { title: string; content: str
   return { bookId: res.json().book.id as string, storyIds: ids };
 }
 
-async function exportBook(who: SignedUp, bookId: string, kind: 'interior' | 'cover') {
-  const res = await t.app.inject({ method: 'POST', url: `/api/books/${bookId}/export`, headers: who.headers, payload: { kind } });
-  return res;
-}
+const exportBook = (who: SignedUp, bookId: string, kind: 'interior' | 'cover', paper?: 'white' | 'cream') =>
+  t.app.inject({ method: 'POST', url: `/api/books/${bookId}/export`, headers: who.headers, payload: paper ? { kind, paper } : { kind } });
 
 async function download(who: SignedUp, bookId: string, jobId: string) {
   const res = await t.app.inject({ method: 'GET', url: `/api/books/${bookId}/exports/${jobId}/download`, headers: who.headers });
@@ -38,149 +40,154 @@ async function download(who: SignedUp, bookId: string, jobId: string) {
 const paragraphs = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `<p>${prefix} paragraph ${i + 1}: the harvest came in late that year and everyone helped bring it home before the rain.</p>`).join('');
 
 describe('interior PDF', () => {
-  it('renders title page, contents with the real page numbers, chapters in their typography, running header and page numbers, at trim size', async () => {
+  it('is a book at trim size: title, copyright, contents with real pages, chapters on right-hand pages, running heads, page numbers, preflight stored', async () => {
     const owner = await signUp(t.app);
     const { bookId, storyIds } = await makeBook(owner, [
       { title: 'Born in the Snow', content: `<p>I was born in <strong>1931</strong> during a <em>blizzard</em>.</p><ul><li>Mother</li><li>Father</li></ul>${paragraphs(30, 'Snow')}` },
       { title: 'The Farm', content: paragraphs(45, 'Farm') },
       { title: 'Wedding Day', content: '<p>We married in June.</p><ol><li>Church</li><li>Dance</li></ol>' },
     ]);
-    // Chapter 2 in Helvetica with its own running header; every page numbered on the right.
+    // Chapter 2 in a sans typeface with its own running head and footer; page numbers on the right.
     await t.app.inject({ method: 'PUT', url: `/api/stories/${storyIds[1]}/typography`, headers: owner.headers, payload: { fontFamily: 'Arial', fontSize: 12, lineHeight: 1.8 } });
     await t.app.inject({ method: 'PUT', url: `/api/stories/${storyIds[1]}/header-footer`, headers: owner.headers, payload: { headerText: 'Life on the Farm', footerText: 'Miller family archive', pageNumberPosition: 'right' } });
 
     const queued = await exportBook(owner, bookId, 'interior');
     expect(queued.statusCode).toBe(202);
-    expect(queued.json().job).toMatchObject({ bookId, kind: 'interior', status: 'pending', pages: null, downloadUrl: null });
+    expect(queued.json().job).toMatchObject({ bookId, kind: 'interior', status: 'pending', pages: null, downloadUrl: null, paper: 'white', preflight: null });
     const job = await waitForExport(t.app, owner.headers, bookId, queued.json().job.id);
     expect(job).toMatchObject({ status: 'completed', error: null, downloadUrl: `/api/books/${bookId}/exports/${String(job['id'])}/download` });
+    // The preflight ran before the job completed, and its report is on the job.
+    const preflight = job['preflight'] as Record<string, unknown>;
+    expect(preflight).toMatchObject({ passed: true, problems: [], pages: job['pages'], notdefGlyphs: 0, missingCharacters: [], boxes: { consistent: true, trimBox: [0, 0, 396, 612] }, maxPages: 20, gutterInches: 0.375 });
+    expect((preflight['fonts'] as { embedded: boolean; subset: boolean; bundled: boolean }[]).every((f) => f.embedded && f.subset && f.bundled)).toBe(true);
 
-    const pdf = await readPdf(await download(owner, bookId, String(job['id'])));
+    const pdf = await readPdf(await download(owner, bookId, String(job['id'])), { render: [0, 2, 4], artefactDir: ART, name: 'interior-5.5x8.5' });
     expect(pdf.pages).toBe(job['pages']);
-    expect(pdf.pages).toBeGreaterThan(5);
-    // 5.5 x 8.5 inches in points.
-    expect([Math.round(pdf.width), Math.round(pdf.height)]).toEqual([396, 612]);
+    for (const page of pdf.doc.pages) {
+      // 5.5 x 8.5 inches: MediaBox = TrimBox = BleedBox, and nothing drawn outside it.
+      expect(page.mediaBox).toEqual([0, 0, 396, 612]);
+      expect(page.trimBox).toEqual([0, 0, 396, 612]);
+      expect(page.bleedBox).toEqual([0, 0, 396, 612]);
+      if (page.ink) expect(page.ink[0] >= 0 && page.ink[1] >= 0 && page.ink[2] <= 396 && page.ink[3] <= 612).toBe(true);
+    }
     expect(pdf.info['Title']).toBe('The Miller Family');
     expect(pdf.info['Author']).toBe('Rose Miller');
 
-    const [titlePage, tocPage] = pdf.pageTexts;
+    const [titlePage, copyright, tocPage] = pdf.pageTexts;
     expect(titlePage).toContain('The Miller Family');
     expect(titlePage).toContain('Stories from the farm');
     expect(titlePage).toContain('Rose Miller');
+    expect(copyright).toMatch(/Copyright © \d{4} Rose Miller\. All rights reserved\./);
     expect(tocPage).toContain('Contents');
-    // Each contents line names the page where that chapter really starts.
+    // Each contents line names the page where that chapter really starts, always a right-hand (odd) page.
     const titles = ['Born in the Snow', 'The Farm', 'Wedding Day'];
     const starts: number[] = [];
     for (const [i, title] of titles.entries()) {
-      const m = new RegExp(`${i + 1}\\. ${title}\\s+(\\d+)`).exec(tocPage!);
+      const m = new RegExp(`${i + 1}\\.\\s*${title}[ .]*\\s(\\d+)`).exec(tocPage!);
       expect(m).not.toBeNull();
       const page = Number(m![1]);
       starts.push(page);
+      expect(page % 2).toBe(1);
       expect(pdf.pageTexts[page - 1]).toContain(`Chapter ${i + 1}`);
       expect(pdf.pageTexts[page - 1]).toContain(title);
     }
-    expect(starts[0]).toBe(3);
-    expect(starts[1]!).toBeGreaterThan(starts[0]! + 1);
-    // Content: inline styles and lists come through as text.
+    expect(starts[0]).toBe(5);
     expect(pdf.pageTexts[starts[0]! - 1]).toMatch(/I was born in 1931 during a blizzard\./);
     expect(pdf.pageTexts[starts[0]! - 1]).toMatch(/• Mother/);
     expect(pdf.pageTexts[starts[2]! - 1]).toMatch(/1\. Church/);
-    // Running header: chapter 2's own text on its non-opening pages; the default (book or chapter title) elsewhere.
+    // Running heads: chapter 2's own text and footer on its later pages; none on an opening page.
     expect(pdf.pageTexts[starts[1]!]).toContain('Life on the Farm');
     expect(pdf.pageTexts[starts[1]!]).toContain('Miller family archive');
     expect(pdf.pageTexts[starts[1]! - 1]).not.toContain('Life on the Farm');
-    const snowSecond = pdf.pageTexts[starts[0]!]!;
-    expect(snowSecond.includes('The Miller Family') || snowSecond.includes('Born in the Snow')).toBe(true);
-    // Page numbers: each page from the contents on carries its own number; the title page none.
-    for (let p = 2; p <= pdf.pages; p++) expect(pdf.pageTexts[p - 1]).toMatch(new RegExp(`(^|\\s)${p}(\\s|$)`));
+    // Chapter 1's second page is a left-hand page: the book title heads it.
+    expect(pdf.pageTexts[starts[0]!]).toContain('The Miller Family');
+    // Page numbers: from the contents on, every page that is not blank carries its own; the title page none.
+    for (let p = 3; p <= pdf.pages; p++) if (pdf.doc.pages[p - 1]!.ink) expect(pdf.pageTexts[p - 1]).toMatch(new RegExp(`(^|\\s)${p}(\\s|$)`));
     expect(titlePage).not.toMatch(/(^|\s)1(\s|$)/);
 
-    const [row] = await t.database.sql`select status, storage_key, size_bytes, item_count, started_at is not null as started, completed_at is not null as completed from export_jobs where id = ${String(job['id'])}`;
-    expect(row).toMatchObject({ status: 'completed', item_count: pdf.pages, started: true, completed: true });
+    const [row] = await t.database.sql`select status, storage_key, size_bytes, item_count, preflight, started_at is not null as started, completed_at is not null as completed from export_jobs where id = ${String(job['id'])}`;
+    expect(row).toMatchObject({ status: 'completed', item_count: pdf.pages, started: true, completed: true, preflight: expect.objectContaining({ passed: true }) });
     const head = await storage().head(String(row!['storage_key']));
     expect(head).toEqual(expect.objectContaining({ exists: true, size: Number(row!['size_bytes']) }));
   });
+});
 
-  it('renders a cover: one page at trim size with title, subtitle and author', async () => {
+describe('cover PDF', () => {
+  it('is one spread (back, spine, front) with bleed, a TrimBox and BleedBox, and a spine as thick as the interior on the paper asked', async () => {
     const owner = await signUp(t.app);
-    const { bookId } = await makeBook(owner, [{ title: 'One', content: '<p>Text.</p>' }], { trim_size: '6x9', cover_template_id: 'heritage-gold' });
-    const queued = await exportBook(owner, bookId, 'cover');
-    expect(queued.statusCode).toBe(202);
-    const job = await waitForExport(t.app, owner.headers, bookId, queued.json().job.id);
-    expect(job).toMatchObject({ status: 'completed', pages: 1 });
-    const pdf = await readPdf(await download(owner, bookId, String(job['id'])));
-    expect(pdf.pages).toBe(1);
-    expect([Math.round(pdf.width), Math.round(pdf.height)]).toEqual([432, 648]);
-    expect(pdf.text).toContain('The Miller Family');
-    expect(pdf.text).toContain('Stories from the farm');
-    expect(pdf.text).toContain('Rose Miller');
+    await setTier(t.database.sql, owner.userId, 'family');
+    // About 100 interior pages: spine text appears from 80.
+    const { bookId } = await makeBook(owner, Array.from({ length: 6 }, (_, i) => ({ title: `Part ${i + 1}`, content: paragraphs(240, `P${i}`) })), { trim_size: '6x9', cover_template_id: 'heritage-gold' });
+    const interior = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'interior')).json().job.id);
+    expect(interior['status']).toBe('completed');
+    const pages = Number(interior['pages']);
+    expect(pages).toBeGreaterThanOrEqual(80);
+
+    for (const paper of ['white', 'cream'] as const) {
+      const queued = await exportBook(owner, bookId, 'cover', paper);
+      expect(queued.statusCode).toBe(202);
+      const job = await waitForExport(t.app, owner.headers, bookId, queued.json().job.id);
+      expect(job).toMatchObject({ status: 'completed', pages: 1, paper });
+      const spine = pages * (paper === 'white' ? 0.002252 : 0.0025);
+      const geometry = (job['preflight'] as { geometry: Record<string, unknown> }).geometry;
+      expect(geometry).toMatchObject({ trimSize: '6x9', interiorPages: pages, paper, spineText: true, bleedInches: 0.125 });
+      expect(Number(geometry['spineWidthInches'])).toBeCloseTo(spine, 9);
+      const pdf = await readPdf(await download(owner, bookId, String(job['id'])), { render: [0], artefactDir: ART, name: `cover-6x9-${paper}` });
+      const [page] = pdf.doc.pages;
+      const width = 2 * 432 + spine * 72;
+      const expectClose = (box: number[], want: number[]) => box.forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 2));
+      expectClose(page!.trimBox, [9, 9, 9 + width, 9 + 648]);
+      expectClose(page!.bleedBox, [0, 0, width + 18, 666]);
+      expectClose(page!.mediaBox, [0, 0, width + 18, 666]);
+      expect(pdf.text).toContain('The Miller Family');
+      expect(pdf.text).toContain('Stories from the farm');
+      expect(pdf.text).toContain('Rose Miller');
+      // Letters stay inside the trim; some stand on the spine.
+      expect(page!.textInk![0]).toBeGreaterThan(9);
+      expect(page!.textInk![2]).toBeLessThan(9 + width);
+      expect(page!.glyphs.some((g) => g.x > 9 + 432 && g.x < 9 + 432 + spine * 72)).toBe(true);
+    }
     const listed = await t.app.inject({ method: 'GET', url: `/api/books/${bookId}/exports`, headers: owner.headers });
-    expect(listed.json().jobs.map((j: { id: string }) => j.id)).toEqual([job['id']]);
+    expect(listed.json().jobs).toHaveLength(3);
+  });
+
+  it('refuses an unknown paper (400 naming it)', async () => {
+    const owner = await signUp(t.app);
+    const { bookId } = await makeBook(owner, [{ title: 'One', content: '<p>Text.</p>' }]);
+    const res = await t.app.inject({ method: 'POST', url: `/api/books/${bookId}/export`, headers: owner.headers, payload: { kind: 'cover', paper: 'glossy' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toContain('paper');
   });
 });
 
-describe('Unicode text', () => {
-  const names = ['Zażółć gęślą jaźń', 'Łódź', 'Καλημέρα', 'Nguyễn Thị Minh Khai', '王秀英'];
-
-  // Paragraphs mixing Latin and Han, long enough to break pages in the middle of a Han run.
-  const han = Array.from({ length: 25 }, (_, i) => `<p>Letter ${i + 1}: 王秀英写信给她的孙女，讲述了在罗兹的童年。Łódź was home.</p>`).join('');
-
-  it('prints Polish, Greek, Vietnamese and Chinese names exactly as written, in the interior and on the cover, with subset fonts', async () => {
+describe('every script, through the API', () => {
+  it('prints names in many scripts with real glyphs, and the Arabic name keeps its place in an English sentence', async () => {
     const owner = await signUp(t.app);
+    const names = ['Zażółć gęślą jaźń', 'Καλημέρα', 'Nguyễn Thị Minh Khai', '王秀英', '陳國華', '김민준', 'राम प्रसाद', 'שרה כהן'];
     const { bookId, storyIds } = await makeBook(
       owner,
-      [
-        {
-          title: 'Łódź, 1931',
-          content: `<p>Grandmother ${names[4]} was born in <strong>Łódź</strong>.</p><ul>${names.map((n) => `<li>${n}</li>`).join('')}</ul>${han}`,
-        },
-        { title: 'Καλημέρα from Nguyễn Thị Minh Khai', content: '<p><em>Zażółć gęślą jaźń</em> and 王秀英 met in Hanoi.</p>' },
-      ],
-      { title: 'Rodzina 王秀英', subtitle: 'Zażółć gęślą jaźń', author_name: 'Nguyễn Thị Minh Khai' },
+      [{ title: 'Łódź, 1931', content: `<p>Grandmother سلمى الحسيني was born in Łódź.</p><ul>${names.map((n) => `<li>${n}</li>`).join('')}</ul>` }],
+      { title: 'Rodzina 王秀英', subtitle: 'Zażółć gęślą jaźń', author_name: 'Nguyễn Thị Minh Khai', trim_size: '6x9' },
     );
-    // The first chapter runs over several pages under a Greek and Chinese running header; the second is monospaced.
     await t.app.inject({ method: 'PUT', url: `/api/stories/${storyIds[0]}/header-footer`, headers: owner.headers, payload: { headerText: 'Καλημέρα 王秀英', footerText: 'Łódź' } });
-    await t.app.inject({ method: 'PUT', url: `/api/stories/${storyIds[1]}/typography`, headers: owner.headers, payload: { fontFamily: 'Courier', fontSize: 12, lineHeight: 1.5 } });
-
-    const interior = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'interior')).json().job.id);
-    expect(interior).toMatchObject({ status: 'completed' });
-    const bytes = await download(owner, bookId, String(interior['id']));
-    const pdf = await readPdf(bytes);
+    const job = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'interior')).json().job.id);
+    expect(job).toMatchObject({ status: 'completed' });
+    const pdf = await readPdf(await download(owner, bookId, String(job['id'])), { render: [4], artefactDir: ART, name: 'scripts' });
     expect(pdf.info['Title']).toBe('Rodzina 王秀英');
     expect(pdf.info['Author']).toBe('Nguyễn Thị Minh Khai');
-    const [titlePage, tocPage] = pdf.pageTexts;
-    expect(titlePage).toContain('Rodzina 王秀英');
-    expect(titlePage).toContain('Zażółć gęślą jaźń');
-    expect(titlePage).toContain('Nguyễn Thị Minh Khai');
-    expect(tocPage).toMatch(/1\. Łódź, 1931\s+3/);
-    expect(tocPage).toMatch(/2\. Καλημέρα from Nguyễn Thị Minh Khai\s+\d+/);
-    expect(pdf.text).toContain('Grandmother 王秀英 was born in Łódź.');
-    for (const name of names) expect(pdf.text).toContain(`• ${name}`);
-    // The monospaced chapter wraps this line; read across the break.
-    const flat = pdf.text.replace(/\s+/g, '');
-    expect(flat).toContain('Zażółćgęśląjaźńand王秀英metinHanoi.');
-    // Read across page breaks (one falls inside a Han run): without the page markers, running header, footer and number.
-    const body = flat.replace(/--\d+of\d+--Καλημέρα王秀英Łódź\d+/g, '');
-    for (let i = 1; i <= 25; i++) expect(body).toContain(`Letter${i}:王秀英写信给她的孙女，讲述了在罗兹的童年。Łódźwashome.`);
-    // The running header and footer on the chapter's following pages, in their own scripts.
-    expect(pdf.pages).toBeGreaterThan(5);
-    expect(pdf.pageTexts[3]).toContain('Καλημέρα 王秀英');
-    expect(pdf.pageTexts[3]).toContain('Łódź');
-    // Only the glyphs used are embedded (the CJK font alone is megabytes whole).
-    expect(bytes.length).toBeLessThan(300_000);
-
-    const cover = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'cover')).json().job.id);
-    const coverPdf = await readPdf(await download(owner, bookId, String(cover['id'])));
-    expect(coverPdf.text).toContain('Rodzina 王秀英');
-    expect(coverPdf.text).toContain('Zażółć gęślą jaźń');
-    expect(coverPdf.text).toContain('Nguyễn Thị Minh Khai');
+    for (const name of names.filter((n) => n !== 'שרה כהן')) expect(pdf.text).toContain(`• ${name}`);
+    // Hebrew reads right to left: its words come out in visual order.
+    expect(pdf.text).toContain('כהן שרה');
+    const opening = pdf.doc.pages.find((p) => p.text.includes('Grandmother'))!;
+    expect(opening.glyphs.filter((g) => g.gid === 0)).toEqual([]);
+    const line = opening.lines.find((l) => l.text.startsWith('Grandmother'))!;
+    expect(line.text).toContain('Grandmother الحسيني سلمى was born in Łódź.');
   });
 });
 
 describe('tier book pages allowance', () => {
-  it('fails a free-tier interior over 20 pages with an error naming the limit and stores nothing; the family tier renders it', async () => {
+  it('fails a free-tier interior over 20 pages with an error naming the limit, keeps the preflight, stores nothing; the family tier renders it', async () => {
     const owner = await signUp(t.app);
-    // About 12,000 words: far beyond 20 pages, while 2 + 3 chapters pass the cheap check at the door.
     const long = paragraphs(200, 'Long');
     const { bookId } = await makeBook(owner, [
       { title: 'Part one', content: long },
@@ -192,6 +199,7 @@ describe('tier book pages allowance', () => {
     const failed = await waitForExport(t.app, owner.headers, bookId, queued.json().job.id);
     expect(failed['status']).toBe('failed');
     expect(String(failed['error'])).toMatch(/^The interior has \d+ pages\. Your free plan allows 20 book pages\. The (starter|family) plan allows/);
+    expect(failed['preflight']).toMatchObject({ passed: false, maxPages: 20, boxes: { consistent: true } });
     expect(failed['downloadUrl']).toBeNull();
     expect((await storage().list(`exports/books/${bookId}`)).objects).toEqual([]);
     const refused = await t.app.inject({ method: 'GET', url: `/api/books/${bookId}/exports/${String(failed['id'])}/download`, headers: owner.headers });
@@ -202,6 +210,7 @@ describe('tier book pages allowance', () => {
     const done = await waitForExport(t.app, owner.headers, bookId, again.json().job.id);
     expect(done['status']).toBe('completed');
     expect(Number(done['pages'])).toBeGreaterThan(20);
+    expect(done['preflight']).toMatchObject({ passed: true, maxPages: null });
   });
 
   it('refuses at once a free-tier book whose chapters alone exceed 20 pages (403 naming the limit), queuing nothing', async () => {
@@ -215,17 +224,56 @@ describe('tier book pages allowance', () => {
     expect(res.json().error).toContain('20 book pages');
     expect(await t.database.sql`select 1 from export_jobs where book_id = ${bookId}`).toHaveLength(0);
   });
+});
 
-  it('refuses an interior of a book without chapters and an unknown kind', async () => {
+describe('bad input', () => {
+  it('refuses an empty book (400) for interior and cover, and an unknown kind, queuing nothing', async () => {
     const owner = await signUp(t.app);
     const { bookId } = await makeBook(owner, []);
-    const empty = await exportBook(owner, bookId, 'interior');
-    expect(empty.statusCode).toBe(400);
-    expect(empty.json().error).toContain('no chapters');
+    for (const kind of ['interior', 'cover'] as const) {
+      const empty = await exportBook(owner, bookId, kind);
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().error).toContain('no chapters');
+    }
     const bad = await t.app.inject({ method: 'POST', url: `/api/books/${bookId}/export`, headers: owner.headers, payload: { kind: 'epub' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toContain('kind');
     expect(await t.database.sql`select 1 from export_jobs where book_id = ${bookId}`).toHaveLength(0);
+  });
+
+  it('refuses an unknown trim size when the book is made or changed (400 naming trim_size)', async () => {
+    const owner = await signUp(t.app);
+    const made = await t.app.inject({ method: 'POST', url: '/api/books', headers: owner.headers, payload: { title: 'X', author_name: 'Y', trim_size: '9x12', selectedStories: [] } });
+    expect(made.statusCode).toBe(400);
+    expect(JSON.stringify(made.json())).toContain('trim_size');
+  });
+
+  it('refuses a 2,000-page book at once (422 naming the print limit), queuing nothing', async () => {
+    const owner = await signUp(t.app);
+    await setTier(t.database.sql, owner.userId, 'family');
+    // 70 stories of 50,000 characters (the story limit): about 2,000 pages at 6x9.
+    const huge = `<p>${'The harvest came in late that year and everyone helped bring it home. '.repeat(700).slice(0, 49_990)}</p>`;
+    const { bookId } = await makeBook(owner, Array.from({ length: 70 }, (_, i) => ({ title: `Year ${1931 + i}`, content: huge })), { trim_size: '6x9' });
+    for (const kind of ['interior', 'cover'] as const) {
+      const res = await exportBook(owner, bookId, kind);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error).toMatch(/^This book would have at least \d+ pages; a printed book may have at most 828\./);
+    }
+    expect(await t.database.sql`select 1 from export_jobs where book_id = ${bookId}`).toHaveLength(0);
+  });
+
+  it('fails the job of a story in a script no bundled font covers, naming each character, storing no PDF', async () => {
+    const owner = await signUp(t.app);
+    const { bookId } = await makeBook(owner, [{ title: 'ยาย', content: '<p>Grandmother said สวัสดี every morning.</p>' }]);
+    for (const kind of ['interior', 'cover'] as const) {
+      const job = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, kind)).json().job.id);
+      expect(job['status']).toBe('failed');
+      expect(String(job['error'])).toContain('U+0E22 THAI CHARACTER YO YAK (“ย”)');
+      expect(String(job['error'])).toContain('U+0E2A THAI CHARACTER SO SUA (“ส”)');
+      expect(job['preflight']).toMatchObject({ passed: false, pages: 0 });
+      expect((job['preflight'] as { missingCharacters: { codePoint: string }[] }).missingCharacters.map((m) => m.codePoint)).toContain('U+0E22');
+    }
+    expect((await storage().list(`exports/books/${bookId}`)).objects).toEqual([]);
   });
 });
 
@@ -236,10 +284,11 @@ describe('who may export and download', () => {
     // No subtitle and no keywords: the PDF's document info must do without them.
     const { bookId } = await makeBook(owner, [{ title: 'Only', content: '<p>Words.</p>' }], { subtitle: null });
     const interior = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'interior')).json().job.id);
-    expect(interior).toMatchObject({ status: 'completed', pages: 3 });
+    // Title, copyright, contents, a blank left page, the chapter.
+    expect(interior).toMatchObject({ status: 'completed', pages: 5 });
     const interiorPdf = await readPdf(await download(viewer, bookId, String(interior['id'])));
     expect(interiorPdf.info['Title']).toBe('The Miller Family');
-    expect(interiorPdf.info['Subject']).toBeUndefined();
+    expect(interiorPdf.pageTexts[0]).not.toContain('Stories from the farm');
     expect((await exportBook(viewer, bookId, 'cover')).statusCode).toBe(403);
     expect((await exportBook(stranger, bookId, 'cover')).statusCode).toBe(404);
     const job = await waitForExport(t.app, owner.headers, bookId, (await exportBook(owner, bookId, 'cover')).json().job.id);

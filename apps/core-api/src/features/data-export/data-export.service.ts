@@ -9,7 +9,7 @@ import { defineJob } from '@story/jobs';
 import { AppError, notFound } from '@story/http';
 import { newObjectKey, type ObjectStorage, type StoredObject } from '@story/providers';
 import { createDataExportRepository, type ExportFormat, type ExportRow } from './data-export.repository';
-import { jsonExportStream, storiesPdfStream, zipExportStream } from './export-files';
+import { jsonExportStream, storiesPdf, zipExportStream } from './export-files';
 import type { ExportType } from './owned-rows';
 
 export const DATA_EXPORT_JOB = 'data-export.build';
@@ -74,15 +74,17 @@ export function createDataExportService({ sql, storage, queueBuild, wakeRunner, 
     return toView(row);
   }
 
-  /** The file of one export, as a stream into storage; resolves with its size once stored. */
-  async function build(row: ExportRow): Promise<{ key: string; size: number }> {
+  /** The file of one export, streamed into storage (the PDF typeset first); its size once stored, or why it cannot be made. */
+  async function build(row: ExportRow): Promise<{ key: string; size: number } | { refused: string }> {
     const key = newObjectKey(`data-exports/${row.user_id}`, row.format);
-    let stream: Readable;
+    let stream: Readable | Buffer;
     let done: Promise<unknown> = Promise.resolve();
     if (row.format === 'json') stream = jsonExportStream(sql, row.user_id, row.export_type);
     else if (row.format === 'pdf') {
       const who = await repo.accountName(row.user_id);
-      stream = storiesPdfStream(sql, { id: row.user_id, name: who?.full_name?.trim() || who?.email || 'you' });
+      const pdf = await storiesPdf(sql, { id: row.user_id, name: who?.full_name?.trim() || who?.email || 'you' }, now());
+      if (!pdf.ok) return { refused: pdf.reason };
+      stream = pdf.pdf;
     } else {
       const zip = await zipExportStream(sql, storage, row, now());
       stream = zip.stream;
@@ -101,6 +103,11 @@ export function createDataExportService({ sql, storage, queueBuild, wakeRunner, 
       const row = await repo.start(payload.exportId);
       if (!row) return { skipped: true };
       const out = await build(row);
+      // A refusal the user can act on (a character no font draws) is final.
+      if ('refused' in out) {
+        await repo.fail(row.id, out.refused);
+        return { refused: true };
+      }
       const expiresAt = new Date(now().getTime() + EXPORT_TTL_DAYS * 86400_000);
       // The account was erased while building: the file has no owner left.
       if (!(await repo.complete(row.id, { storageKey: out.key, size: out.size, fileUrl: downloadPath(row.id), expiresAt }))) await storage.delete(out.key);

@@ -1,5 +1,5 @@
 // Data exports (issue 13 point 3, point 10): json with every row the account owns and no secret, pdf
-// read back by PDF.js, zip opened with yauzl with the media bytes as stored; the download rules (202
+// read back by MuPDF, zip opened with yauzl with the media bytes as stored; the download rules (202
 // while pending, 409 failed, 410 expired) and the expiry sweep; bad input; a stranger always gets 404.
 import yauzl from 'yauzl';
 import { createDbClient } from '@story/db';
@@ -199,6 +199,18 @@ describe('GET /api/user/data-export?format=', () => {
     expect(doc.text).toContain('Zoë Ångström');
     expect(doc.text).toContain('Story 0 — été');
     expect(doc.text).toContain('北京');
+  }, 60000);
+
+  it('fails a pdf whose stories hold characters no bundled font draws, naming them (409 on download)', async () => {
+    const c = await signUp(t.app);
+    await t.database.sql`insert into stories (user_id, title, content) values (${c.userId}, 'ยาย', '<p>Grandmother said สวัสดี.</p>')`;
+    const res = await post('/api/user/export-data', { format: 'pdf' }, c);
+    expect(res.statusCode).toBe(202);
+    const done = await finished(res.json().export.id, c);
+    expect(done.status).toBe('failed');
+    const download = await get(`/api/user/data-exports/${String(done.id)}/download`, c);
+    expect(download.statusCode).toBe(409);
+    expect(download.json().error).toContain('U+0E22 THAI CHARACTER YO YAK');
   }, 60000);
 
   it('zip: data.json plus every media file with the stored bytes, and a manifest', async () => {

@@ -1,9 +1,9 @@
 // The three files a data export can be, each produced as a stream that storage.put consumes, so no file
-// is ever whole in memory: json (owned-rows.ts), pdf (the stories as a readable document, through libs/pdf
-// for every script), zip (the json plus the media files, one at a time; see export-zip.ts).
+// is ever whole in memory but the PDF (Typst lays a document out whole): json (owned-rows.ts), pdf (the
+// stories as a readable document, through libs/pdf for every script), zip (the json plus the media files, one at a time; see export-zip.ts).
 import { Readable } from 'node:stream';
 import type { Sql } from 'postgres';
-import { createPdfText, newPdfDocument } from '@story/pdf';
+import { typesetDocument, type DocumentBlock, type DocumentResult } from '@story/pdf';
 import type { ObjectStorage } from '@story/providers';
 import { MEDIA_KINDS, ownedFiles, type OwnedFile } from '../privacy/owned-files';
 import { contentBlocks, sanitizeContent } from '../stories/story-content';
@@ -68,53 +68,40 @@ interface StoryRow {
   created_at: string;
 }
 
-/** The caller's stories as an A4 PDF: a title page, then each story with its date and text, newest last. */
-export function storiesPdfStream(sql: Sql, user: { id: string; name: string }): Readable {
-  const doc = newPdfDocument({ size: 'A4', margin: 64, autoFirstPage: false, compress: true, info: { Title: `Stories of ${user.name}` } });
-  const pdf = createPdfText(doc);
-  const heading = (text: string, size: number) => {
-    pdf.use({ family: 'serif', bold: true });
-    doc.fontSize(size);
-    pdf.text(text);
-  };
-  async function write(): Promise<void> {
-    doc.addPage();
-    heading(`Stories of ${user.name}`, 24);
-    doc.moveDown();
-    pdf.use({ family: 'serif' });
-    doc.fontSize(11);
-    pdf.text(`Exported ${new Date().toISOString().slice(0, 10)}. Every story of this account, oldest first.`);
-    let count = 0;
-    // A cursor: a thousand stories are laid out a few at a time while pdfkit streams finished pages out.
-    for await (const batch of sql<StoryRow[]>`
-      select title, prompt, content, response_text, created_at::text from stories where user_id = ${user.id} order by created_at, id`.cursor(50)) {
-      for (const story of batch) {
-        count += 1;
-        doc.addPage();
-        heading(story.title?.trim() || story.prompt?.trim() || 'Untitled story', 18);
-        pdf.use({ family: 'serif', italic: true });
-        doc.fontSize(10);
-        pdf.text(story.created_at.slice(0, 10));
-        doc.moveDown();
-        doc.fontSize(12);
-        const html = story.content ?? (story.response_text ? `<p>${escapeHtml(story.response_text)}</p>` : '');
-        for (const block of contentBlocks(sanitizeContent(html))) {
-          const prefix = block.kind === 'item' ? `${'  '.repeat(block.depth)}${block.marker} ` : '';
-          block.runs.forEach((run, i) => {
-            pdf.use({ family: 'serif', bold: run.bold, italic: run.italic });
-            pdf.text((i === 0 ? prefix : '') + run.text, { continued: i < block.runs.length - 1, paragraphGap: 6 });
-          });
-        }
+/**
+ * The caller's stories as an A4 PDF: a title page, then each story on a new page with its date and text,
+ * oldest first. Typeset by @story/pdf (Typst, the book's fonts and checks); a character no bundled font
+ * draws refuses the PDF with the characters named, instead of printing boxes.
+ */
+export async function storiesPdf(sql: Sql, user: { id: string; name: string }, now = new Date()): Promise<DocumentResult> {
+  const blocks: DocumentBlock[] = [
+    { type: 'heading', level: 1, text: `Stories of ${user.name}` },
+    { type: 'paragraph', runs: [{ text: `Exported ${now.toISOString().slice(0, 10)}. Every story of this account, oldest first.`, bold: false, italic: false }] },
+  ];
+  let count = 0;
+  for await (const batch of sql<StoryRow[]>`
+    select title, prompt, content, response_text, created_at::text from stories where user_id = ${user.id} order by created_at, id`.cursor(100)) {
+    for (const story of batch) {
+      count += 1;
+      blocks.push({ type: 'heading', level: 2, text: story.title?.trim() || story.prompt?.trim() || 'Untitled story', newPage: true });
+      blocks.push({ type: 'meta', text: story.created_at.slice(0, 10) });
+      const html = story.content ?? (story.response_text ? `<p>${escapeHtml(story.response_text)}</p>` : '');
+      for (const block of contentBlocks(sanitizeContent(html))) {
+        blocks.push(block.kind === 'item' ? { type: 'item', marker: block.marker, depth: block.depth, runs: block.runs } : { type: 'paragraph', runs: block.runs });
       }
     }
-    if (count === 0) {
-      doc.moveDown();
-      pdf.text('This account has no stories yet.');
-    }
-    doc.end();
   }
-  write().catch((err: unknown) => (doc as unknown as Readable).destroy(err instanceof Error ? err : new Error(String(err))));
-  return doc as unknown as Readable;
+  if (count === 0) blocks.push({ type: 'paragraph', runs: [{ text: 'This account has no stories yet.', bold: false, italic: false }] });
+  return typesetDocument({
+    title: `Stories of ${user.name}`,
+    authors: [user.name],
+    paper: 'a4',
+    margin: 64,
+    size: 12,
+    style: 'serif',
+    colors: { background: null, text: '#111111', muted: '#555555', accent: '#111111' },
+    blocks,
+  });
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

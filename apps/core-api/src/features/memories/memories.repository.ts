@@ -59,6 +59,7 @@ export interface StoryPageRow {
   prompt: string | null;
   typography: unknown;
   bookTitle: string | null;
+  bookLanguage: string | null;
 }
 
 /** Display name of an account for "added by": profile names first, else the part of the email before @. */
@@ -190,11 +191,11 @@ export function createMemoriesRepository(sql: Sql) {
           const [row] = await sql<(MediaRow & StoryPageRow)[]>`
             select s.id, s.user_id as "ownerId", coalesce(nullif(s.title, ''), s.prompt, 'Untitled story') as title, null as "storageKey",
                    null as "thumbnailKey", 'text/html' as "mimeType", ${iso(sql`s.created_at`)} as at,
-                   s.content, s.response_text as "responseText", s.prompt, s.typography, b.title as "bookTitle"
+                   s.content, s.response_text as "responseText", s.prompt, s.typography, b.title as "bookTitle", b.language as "bookLanguage"
               from stories s left join books b on b.id = s.book_id where s.id = ${id}`;
           if (!row) return undefined;
-          const { content, responseText, prompt, typography, bookTitle, ...media } = row;
-          return { ...media, story: { title: row.title, content, responseText, prompt, typography, bookTitle } };
+          const { content, responseText, prompt, typography, bookTitle, bookLanguage, ...media } = row;
+          return { ...media, story: { title: row.title, content, responseText, prompt, typography, bookTitle, bookLanguage } };
         }
       }
     },

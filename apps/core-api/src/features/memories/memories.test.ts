@@ -211,6 +211,7 @@ describe('GET /api/memories/:id/media', () => {
     expect(html).toContain('<p>We <strong>sailed</strong>.</p>');
     expect(html).not.toMatch(/<script|<img|<link|<iframe|\bsrc=|\bhref=|url\(|@import|https?:\/\//i);
     expect(html).toMatch(/font-family: [^;]*serif;/);
+    expect(html).toMatch(/<html lang="[a-z]{2,3}" dir="ltr">/);
     const range = await media(cast.viewer.headers, story.id, 'type=story', { range: 'bytes=0-14' });
     expect(range.statusCode).toBe(206);
     expect(range.body).toBe('<!DOCTYPE html>');

@@ -1,9 +1,12 @@
 // A story as a standalone web page (spec 000: "downloads as a readable web page"; archive: "offline pages
 // using the book's font families with a generic serif fallback, loading nothing from the internet"). The
 // page carries its own style, no script, no link, no image, and a Content-Security-Policy that forbids any
-// fetch, so it reads the same in 30 years from a folder on a disk.
+// fetch, so it reads the same in 30 years from a folder on a disk. `lang` and `dir` come from the story's
+// own text (a Hebrew story reads right to left, an Arabic paragraph in an English story too), so browsers
+// pick the right fonts installed on the reader's machine, hyphenate and lay out each paragraph's direction.
 import { escapeHtml } from '@story/http';
-import { sanitizeContent } from '../stories/story-content';
+import { dominantDirection, dominantScript, languageOf } from '@story/pdf';
+import { plainText, sanitizeContent } from '../stories/story-content';
 import { typographyOf } from '../stories/story-layout';
 
 export interface StoryPageInput {
@@ -16,6 +19,8 @@ export interface StoryPageInput {
   /** Shown under the title, e.g. the storyteller's calendar date. */
   dateLine: string;
   storytellerName: string;
+  /** The language of the story's book, when it is in one (the guess when the text is too short to tell). */
+  bookLanguage?: string | null;
 }
 
 /** Font stacks by the story's family (the book's), always ending in a generic family that needs no file. */
@@ -28,11 +33,30 @@ const FAMILY_OF: Record<string, string> = {
   Times: 'Times', 'Times New Roman': 'Times', Georgia: 'Times', Helvetica: 'Helvetica', Arial: 'Helvetica', Courier: 'Courier', 'Courier New': 'Courier',
 };
 
+/**
+ * Fonts a reader's machine commonly has for scripts the book's Latin families lack, named before the
+ * generic fallback (nothing is downloaded: the page loads no font file).
+ */
+const SCRIPT_FONTS: Record<string, string> = {
+  Arabic: "'Noto Naskh Arabic', 'Scheherazade New', 'Amiri', 'Geeza Pro', 'Traditional Arabic'",
+  Hebrew: "'Noto Serif Hebrew', 'David', 'Times New Roman'",
+  Devanagari: "'Noto Serif Devanagari', 'Kokila', 'Mangal'",
+  Han: "'Noto Serif SC', 'Noto Serif CJK SC', 'Songti SC', 'SimSun'",
+  Kana: "'Noto Serif JP', 'Noto Serif CJK JP', 'Hiragino Mincho ProN', 'Yu Mincho'",
+  Hangul: "'Noto Serif KR', 'Noto Serif CJK KR', 'AppleMyungjo', 'Batang'",
+};
+
 export function storyPage(input: StoryPageInput): string {
   const typography = typographyOf(input.typography);
   const stack = STACKS[FAMILY_OF[typography.fontFamily] ?? 'Times'] ?? STACKS['Times']!;
+  const text = `${input.title}\n${input.content ? plainText(sanitizeContent(input.content)) : (input.responseText ?? '')}`;
+  const lang = languageOf(text, input.bookLanguage ?? null);
+  const dir = dominantDirection(text);
+  const script = dominantScript(text);
+  const scriptFonts = script && SCRIPT_FONTS[script] ? `${SCRIPT_FONTS[script]}, ` : '';
+  const [family, generic] = [stack.replace(/, (serif|sans-serif|monospace)$/, ''), /, (sans-serif|monospace)$/.exec(stack)?.[1]];
   // A generic serif fallback is always last, whatever the family (spec: "with a generic serif fallback").
-  const fonts = stack.endsWith('serif') && !stack.endsWith('sans-serif') ? stack : `${stack}, serif`;
+  const fonts = `${family}, ${scriptFonts}${generic ? `${generic}, ` : ''}serif`;
   const body = input.content
     ? sanitizeContent(input.content)
     : (input.responseText ?? '')
@@ -44,7 +68,7 @@ export function storyPage(input: StoryPageInput): string {
   const prompt = !input.content && input.prompt ? `<p class="prompt">${escapeHtml(input.prompt)}</p>\n` : '';
   const book = input.bookTitle ? ` · from the book “${escapeHtml(input.bookTitle)}”` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}" dir="${dir}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -55,6 +79,7 @@ body { font-family: ${fonts}; font-size: ${Math.round(typography.fontSize * 1.45
 h1 { font-size: 1.8em; line-height: 1.2; margin-bottom: 0.2em; }
 .meta { color: #666; font-size: 0.85em; margin-top: 0; }
 .prompt { font-style: italic; color: #444; }
+p, li, h1 { unicode-bidi: plaintext; }
 </style>
 </head>
 <body>

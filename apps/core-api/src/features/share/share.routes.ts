@@ -14,7 +14,15 @@ const audioView = z.object({
 const storyView = z.object({
   kind: z.literal('story'),
   share: z.object({ expiresAt: z.string().nullable(), viewCount: z.number().int() }),
-  story: z.object({ id: z.uuid(), title: z.string(), content: z.string(), wordCount: z.number().int(), createdAt: z.string() }),
+  story: z.object({
+    id: z.uuid(),
+    title: z.string(),
+    content: z.string(),
+    wordCount: z.number().int(),
+    createdAt: z.string(),
+    lang: z.string().describe("BCP 47 language of the story's text ('und' when it cannot tell): the page sets <html lang>"),
+    dir: z.enum(['ltr', 'rtl']).describe("the direction most of the story's letters read in: the page sets dir"),
+  }),
 });
 
 export const shareRoutes =

@@ -3,8 +3,10 @@
 // recording has no stored media) is a 404 that says nothing about which. Audio is streamed through
 // /api/share/[token]/audio (Range honoured), never through a raw storage URL.
 import { AppError, notFound } from '@story/http';
+import { dominantDirection, languageOf } from '@story/pdf';
 import { isRangeNotSatisfiable, ProviderError, type ByteRange, type ObjectStorage } from '@story/providers';
 import type { Sql } from 'postgres';
+import { plainText } from '../stories/story-content';
 import { createShareRepository } from './share.repository';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
@@ -32,10 +34,12 @@ export function createShareService({ sql, storage }: { sql: Sql; storage: Pick<O
       }
       const story = await repo.viewStory(token);
       if (!story) throw gone();
+      // The page showing it sets lang and dir from the story's own text, as the downloaded page does.
+      const text = `${story.title ?? ''}\n${plainText(story.content ?? '')}`;
       return {
         kind: 'story' as const,
         share: { expiresAt: story.expires_at, viewCount: story.view_count },
-        story: { id: story.story_id, title: story.title ?? '', content: story.content ?? '', wordCount: story.word_count, createdAt: story.created_at },
+        story: { id: story.story_id, title: story.title ?? '', content: story.content ?? '', wordCount: story.word_count, createdAt: story.created_at, lang: languageOf(text), dir: dominantDirection(text) },
       };
     },
 

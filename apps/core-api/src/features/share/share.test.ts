@@ -61,7 +61,14 @@ it('a story link shows the story and counts the view', async () => {
   await t.database.sql`insert into story_shares (story_id, share_id, created_by) values (${story.id}, ${shareId}, ${owner.userId})`;
   const res = await open(shareId);
   expect(res.statusCode).toBe(200);
-  expect(res.json()).toMatchObject({ kind: 'story', story: { id: story.id, title: 'The flood of 1953', content: '<p>The water came at night.</p>' }, share: { viewCount: 1 } });
+  expect(res.json()).toMatchObject({ kind: 'story', story: { id: story.id, title: 'The flood of 1953', content: '<p>The water came at night.</p>', dir: 'ltr' }, share: { viewCount: 1 } });
+});
+
+it("a story link says the story's language and direction from its text", async () => {
+  const story = await newStory(t.database.sql, owner.userId, { title: 'סבתא שרה', content: '<p>סבתא שרה נולדה בחיפה ואהבה את הים ואת הלחם הטרי בכל בוקר.</p>' });
+  const shareId = token();
+  await t.database.sql`insert into story_shares (story_id, share_id, created_by) values (${story.id}, ${shareId}, ${owner.userId})`;
+  expect((await open(shareId)).json().story).toMatchObject({ lang: 'he', dir: 'rtl' });
 });
 
 it('unknown, revoked, expired and malformed tokens are 404s carrying nothing, and nothing is counted', async () => {

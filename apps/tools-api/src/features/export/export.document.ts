@@ -84,6 +84,15 @@ export function madeBy(ai: ExportDocument['ai']): string {
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 export const cleanText = (value: string): string => value.replace(CONTROL, '');
 
+/**
+ * A spreadsheet cell that starts with = + - @ (or a tab / carriage return, which some spreadsheets
+ * skip before reading a formula) would run as a formula when the file is opened: prefix a quote so
+ * it stays text (OWASP "CSV injection"). Used by the CSV export and the tab-separated flashcard exports.
+ */
+export function neutralizeFormula(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
 const scalarText = (value: unknown): string => {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return cleanText(value);
@@ -153,6 +162,61 @@ export function exportRows(doc: ExportDocument, options: Pick<ExportOptions, 'in
 }
 
 // ---------------------------------------------------------------------------------------------
+// Flashcards: the cards of a deck, whatever the generator named their fields
+
+export interface Flashcard {
+  front: string;
+  back: string;
+  hint: string | null;
+  tags: string[];
+}
+
+const FRONT_KEYS = ['front', 'question', 'term', 'prompt', 'q'];
+const BACK_KEYS = ['back', 'answer', 'definition', 'explanation', 'a'];
+
+const pick = (card: Record<string, unknown>, keys: string[]): string | undefined => {
+  for (const key of keys) {
+    const value = card[key];
+    if (typeof value === 'string' || typeof value === 'number') return String(value);
+  }
+  return undefined;
+};
+
+/** The cards of a flashcard deck, front and back whatever their key order or names, without internal fields (id, kind). */
+export function flashcardsOf(content: Record<string, unknown>): Flashcard[] {
+  const list = [content['cards'], content['flashcards'], content['items']].find(Array.isArray) as unknown[] | undefined;
+  if (!list) return [];
+  return list.filter(isPlainObject).flatMap((card) => {
+    const front = pick(card, FRONT_KEYS);
+    const back = pick(card, BACK_KEYS);
+    if (front === undefined || back === undefined) return [];
+    const tags = Array.isArray(card['tags']) ? card['tags'].filter((t): t is string => typeof t === 'string') : [];
+    const difficulty = typeof card['difficulty'] === 'string' ? [card['difficulty']] : [];
+    const hint = typeof card['hint'] === 'string' && card['hint'].trim() ? cleanText(card['hint']) : null;
+    return [{ front: cleanText(front), back: cleanText(back), hint, tags: [...tags, ...difficulty] }];
+  });
+}
+
+/** Deck fields a person reads; the rest (ids, where the text came from, the card list itself) stay out of documents. */
+const DECK_INTERNAL = new Set(['id', 'title', 'cards', 'flashcards', 'items', 'sourceType', 'source_type']);
+
+/** A deck as a document shows it: its settings, then each card front before back (and its hint). */
+function flashcardBlocks(content: Record<string, unknown>, out: Block[]): boolean {
+  const cards = flashcardsOf(content);
+  if (cards.length === 0) return false;
+  for (const [key, value] of Object.entries(content)) {
+    if (DECK_INTERNAL.has(key) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+    out.push({ type: 'field', label: humanize(key), value: scalarText(value) });
+  }
+  out.push({ type: 'heading', level: 2, text: 'Cards' });
+  cards.forEach((card, i) => {
+    out.push({ type: 'heading', level: 3, text: `Card ${i + 1}` }, { type: 'field', label: 'Front', value: card.front }, { type: 'field', label: 'Back', value: card.back });
+    if (card.hint) out.push({ type: 'field', label: 'Hint', value: card.hint });
+  });
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Documents: one block model for pdf, html and docx
 
 export type Block =
@@ -201,7 +265,7 @@ export function documentBlocks(doc: ExportDocument, options: ExportOptions): Blo
     blocks.push({ type: 'field', label: 'Made by', value: madeBy(doc.ai) });
   }
   blocks.push({ type: 'heading', level: 2, text: 'Content' });
-  contentBlocks(doc.content, '', 2, blocks);
+  if (!(doc.tool === 'flashcards' && flashcardBlocks(doc.content, blocks))) contentBlocks(doc.content, '', 2, blocks);
   if (options.template === 'standard') {
     blocks.push(
       { type: 'heading', level: 2, text: 'Analytics' },

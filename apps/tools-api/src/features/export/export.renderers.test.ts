@@ -1,5 +1,5 @@
 // The renderers alone: each file is opened with a real reader (PDF.js, a zip reader, an RFC 4180 parser).
-import { parseCsv, pdfStreams, readPdf, readZipEntry } from '../../test/export-readers';
+import { parseCsv, readPdf, readZipEntry } from '../../test/export-readers';
 import {
   DEFAULT_EXPORT_OPTIONS,
   cardGuid,
@@ -37,6 +37,37 @@ const deck = (overrides: Partial<ExportDocument> = {}): ExportDocument => ({
   responses: [{ id: 'r1', title: 'My notes', content: 'Light reactions make ATP.', wordCount: 4, createdAt: '2026-03-03T09:00:00.000Z' }],
   ...overrides,
 });
+
+/** Anki's text format as Anki reads it: '#' header lines, then tab-separated records whose fields may be quoted (tabs, newlines, doubled quotes inside). */
+function ankiRows(text: string): string[][] {
+  const body = text.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === '"' && field === '') {
+      let j = i + 1;
+      for (; j < body.length; j++) {
+        if (body[j] === '"' && body[j + 1] === '"') {
+          field += '"';
+          j++;
+        } else if (body[j] === '"') break;
+        else field += body[j];
+      }
+      i = j;
+    } else if (c === '\t') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  return rows;
+}
 
 const opts = (overrides: Partial<ExportOptions> = {}): ExportOptions => ({ ...DEFAULT_EXPORT_OPTIONS, ...overrides });
 
@@ -130,13 +161,30 @@ describe('anki and quizlet', () => {
     expect(cardGuid(deck().id, 0)).not.toBe(cardGuid(deck().id, 1));
     expect(cardGuid('00000000-0000-4000-8000-000000000000', 0)).not.toBe(guid0);
     expect(guid0).toMatch(/^sf[A-Za-z0-9_-]{20}$/);
+    // A field a spreadsheet would run as a formula is guarded like a CSV cell.
+    expect(lines[10]).toBe(`${cardGuid(deck().id, 2)}\t'=SUM(A1:A2)\t'@cmd\tstory-tools deck-fc_ab12cd34`);
+  });
+
+  it('guards every formula start (= + - @ tab CR) in both study-app formats, multi-line fields included', () => {
+    const hostile = ['=HYPERLINK("http://x")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'];
+    const doc = deck({ content: { cards: hostile.map((h) => ({ front: h, back: `${h}\nsecond line` })) } });
+    const anki = renderAnki(doc).body.toString('utf8');
+    const quizlet = renderQuizlet(doc).body.toString('utf8');
+    for (const line of quizlet.trimEnd().split('\n')) for (const field of line.split('\t')) expect(field).toMatch(/^'/);
+    const rows = ankiRows(anki);
+    expect(rows).toHaveLength(hostile.length);
+    rows.forEach(([, front, back], i) => {
+      expect(front).toBe(`'${hostile[i]}`);
+      expect(back).toBe(`'${hostile[i]}\nsecond line`);
+    });
   });
 
   it('writes Quizlet term TAB definition lines with tabs and newlines flattened', () => {
     expect(renderQuizlet(deck()).body.toString('utf8')).toBe(
       'What does chlorophyll absorb?\tMostly red and blue light\n' +
         'Where does the Calvin cycle run?\tIn the stroma, "the fluid" of the chloroplast not the thylakoid\n' +
-        '=SUM(A1:A2)\t@cmd\n',
+        // Formula-guarded like the CSV export: a spreadsheet opening the file shows text, runs nothing.
+        "'=SUM(A1:A2)\t'@cmd\n",
     );
   });
 });
@@ -176,13 +224,11 @@ describe('pdf', () => {
     expect(pdf.pages).toBeGreaterThan(2);
     expect(pdf.text).toContain('Paragraph 120');
     expect(pdf.text).toContain('Paragraph 1:');
-    // Every page's drawing starts with a full-page rectangle filled with the dark colour (#121417).
-    const dark = '0.07058823529411765 0.0784313725490196 0.09019607843137255 scn';
-    const pages = pdfStreams(body).filter((s) => / re\b/.test(s) || / Tj\b|TJ\b/.test(s));
-    expect(pages.filter((s) => s.includes(dark))).toHaveLength(pdf.pages);
+    // Every page is painted edge to edge (the dark colour, #121417); a light page carries only its text.
+    for (const ink of pdf.ink) expect(ink).toEqual([0, 0, pdf.width, pdf.height]);
     const lightBody = (await renderPdf(long, opts({ fontSize: 8 }))).body;
-    expect(pdfStreams(lightBody).some((s) => s.includes(dark))).toBe(false);
     const small = await readPdf(lightBody);
+    for (const ink of small.ink) expect(ink![0]).toBeGreaterThan(40);
     expect(small.pages).toBeLessThan(pdf.pages);
   });
 
@@ -201,6 +247,35 @@ describe('pdf', () => {
     expect(pdf.text).not.toContain('?');
     // Only the glyphs used are embedded: a few faces and CJK pieces stay far below their full size.
     expect(body.length).toBeLessThan(150_000);
+  });
+});
+
+describe('flashcard decks in documents', () => {
+  it('list each card front before back, whatever the stored key order, without internal fields', async () => {
+    const doc = deck({
+      content: {
+        title: 'Tide pools',
+        deckName: 'Tide pools',
+        sourceType: 'text',
+        cards: [
+          { kind: 'definition', back: 'A rocky pool left by the ebbing tide.', id: 'c1a2b3', front: 'What is a tide pool?' },
+          { id: 'c9d8e7', kind: 'cloze', hint: 'n… (11 letters)', back: 'nematocysts', front: 'Anemones sting with _____' },
+        ],
+      },
+    });
+    const pdf = (await readPdf((await renderPdf(doc, opts())).body)).text;
+    const html = renderHtml(doc, opts()).body.toString('utf8');
+    const docx = await readZipEntry((await renderDocx(doc, opts())).body, 'word/document.xml');
+    for (const text of [pdf, html.replace(/<[^>]+>/g, ' '), docx.replace(/<[^>]+>/g, ' ')]) {
+      const flat = text.replace(/\s+/g, ' ');
+      const front = flat.indexOf('What is a tide pool?');
+      const back = flat.indexOf('A rocky pool left by the ebbing tide.');
+      expect(front).toBeGreaterThan(-1);
+      expect(back).toBeGreaterThan(front);
+      expect(flat.indexOf('Anemones sting with _____')).toBeLessThan(flat.indexOf('nematocysts'));
+      expect(flat).toContain('n… (11 letters)');
+      for (const internal of ['c1a2b3', 'c9d8e7', 'definition', 'cloze', 'Source Type', 'Kind']) expect(flat).not.toContain(internal);
+    }
   });
 });
 

@@ -53,7 +53,7 @@ export const exportRoutes =
           body: bodySchema,
           response: {
             200: z.any().describe('The exported file (binary for pdf and docx)'),
-            ...toolsErrors([400, 401, 404, 413, 415, 429, 500] as const),
+            ...toolsErrors([400, 401, 404, 413, 415, 422, 429, 500] as const),
           },
         },
       },

@@ -3,6 +3,7 @@
 import type postgres from 'postgres';
 import type { ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
+import { AppError } from '@story/http';
 import { toolsError } from '../../shared/errors';
 import { toolDefinition } from '../../tools';
 import { toIso } from '../../shared/dates';
@@ -19,6 +20,7 @@ import {
   type ExportOptions,
   type ExportResponse,
   type RenderedExport,
+  UnprintableTextError,
 } from './export.renderers';
 
 /** Formats a tool offers: the study-app imports only for flashcard decks. */
@@ -73,6 +75,14 @@ export function createExportService({ sql }: { sql: postgres.Sql }) {
       try {
         rendered = await renderExport(format as ExportFormat, doc, options);
       } catch (err) {
+        // Text no bundled font draws is named, and the formats that carry it anyway are offered.
+        if (err instanceof UnprintableTextError) {
+          throw new AppError('unprocessable', err.message, {
+            code: 'INVALID_INPUT',
+            field: 'format',
+            details: { missingCharacters: err.missing.map(({ codePoint, name, char }) => ({ codePoint, name, char })), otherFormats: allowed.filter((f) => f !== 'pdf') },
+          });
+        }
         throw toolsError.exportFailed(err);
       }
 

@@ -41,6 +41,20 @@ describe('export', () => {
     expect(res.rawPayload.length).toBeLessThan(150_000);
   });
 
+  it('refuses a PDF of text no bundled font draws with 422 naming the characters, counts nothing, and other formats still work', async () => {
+    const owner = newSession();
+    const item = await newContent(t.database.sql, 'plot-twists', { sessionId: owner, title: 'ยายของฉัน', content: { title: 'ยายของฉัน', twist: 'Grandmother from Chiang Mai.' } });
+    const res = await exportOf('plot-twists', item.id, { format: 'pdf' }, owner);
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body).toMatchObject({ success: false, error: { code: 'INVALID_INPUT', field: 'format' } });
+    expect(body.error.message).toContain('U+0E22 THAI CHARACTER YO YAK');
+    expect(body.error.details.missingCharacters).toContainEqual({ codePoint: 'U+0E22', name: 'THAI CHARACTER YO YAK', char: 'ย' });
+    expect(body.error.details.otherFormats).toEqual(['json', 'csv', 'html', 'docx']);
+    expect(await counters('tools_plot_twists', item.id)).toBe(0);
+    expect((await exportOf('plot-twists', item.id, { format: 'html' }, owner)).statusCode).toBe(200);
+  });
+
   it('says offline content was made by the offline generator and never calls it AI-generated, in every format', async () => {
     const { sessionId, data } = await generate(t, 'plot-twists', { genre: 'mystery' });
     const get = (format: string) => exportOf('plot-twists', data.id, { format }, sessionId);

@@ -1,5 +1,5 @@
 // JSON (spec 002's export body) and CSV (two columns, formula-safe cells).
-import { CONTENT_TYPES, EXTENSIONS, madeBy, cleanText, exportRows, type ExportOptions, type ExportDocument, type RenderedExport } from '../export.document';
+import { CONTENT_TYPES, EXTENSIONS, madeBy, cleanText, exportRows, neutralizeFormula, type ExportOptions, type ExportDocument, type RenderedExport } from '../export.document';
 
 /** Spec 002's JSON export body: {metadata, content, responses (if included), analytics}. */
 export function renderJson(doc: ExportDocument, options: ExportOptions): RenderedExport {
@@ -18,15 +18,6 @@ export function renderJson(doc: ExportDocument, options: ExportOptions): Rendere
     analytics: doc.analytics,
   };
   return { body: Buffer.from(JSON.stringify(body, null, 2), 'utf8'), contentType: CONTENT_TYPES.json, extension: EXTENSIONS.json };
-}
-
-/**
- * A spreadsheet cell that starts with = + - @ (or a tab / carriage return, which some spreadsheets
- * skip before reading a formula) would run as a formula when the file is opened: prefix a quote so
- * it stays text (OWASP "CSV injection").
- */
-export function neutralizeFormula(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }
 
 /** RFC 4180: quote a field holding a comma, quote, CR or LF; double the quotes inside. */

@@ -1,3 +1,5 @@
+// The book interior renderer as it was before Typst (pdfkit, DejaVu and Source Han Serif), kept only as the
+// same-run baseline of bench/book-pdf: the figures of the new path are read against it. Not used by any service.
 // Print-ready PDFs of a book with pdfkit: the interior (title page, table of contents with page
 // numbers, each chapter in its story's typography, running header and footer, page numbers) and the
 // cover, both at the book's trim size (inches x 72 points).
@@ -12,11 +14,12 @@
 //
 // Text goes through @story/pdf (shared with the tools exports): DejaVu and Source Han Serif from npm,
 // embedded as subsets, so names and words in any script print as written.
-import { createPdfText, newPdfDocument, type FontFamily, type FontStyle, type PdfText } from '@story/pdf';
+import { newPdfDocument } from './pdf-document';
+import { createPdfText, type FontFamily, type FontStyle, type PdfText } from './unicode-text';
 import type { Readable } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ContentBlock, TextRun } from '../stories/story-content';
-import { FONT_FAMILIES, type HeaderFooter, type StandardFamily, type Typography } from '../stories/story-layout';
+import type { ContentBlock, TextRun } from '../../../apps/core-api/src/features/stories/story-content';
+import { FONT_FAMILIES, type HeaderFooter, type StandardFamily, type Typography } from '../../../apps/core-api/src/features/stories/story-layout';
 
 export interface RenderChapter {
   title: string;
