@@ -59,7 +59,7 @@ describe('GET /health with optional dependencies, and /health/live', () => {
   };
 
   it('answers 200 degraded when an optional dependency is down, 503 only for a required one', async () => {
-    let redisUp = false;
+    const redisUp = false;
     let dbUp = true;
     const app = await build({
       database: async () => {

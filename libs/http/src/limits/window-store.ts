@@ -13,9 +13,7 @@ import { limitSpec, scaledMax, type WindowLimitName } from './limit-table';
 import { windowRefusal } from './refusals';
 
 // The plugin's own stores (not in its typings): Redis through the breaker, LocalStore as the fallback.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const RedisStore = require('@fastify/rate-limit/store/RedisStore');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const LocalStore = require('@fastify/rate-limit/store/LocalStore');
 
 /** How long a Redis command may take before the request is counted in-process instead. */
