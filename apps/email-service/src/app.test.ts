@@ -36,7 +36,12 @@ it('refuses missing and malformed tokens with 401 UNAUTHORIZED', async () => {
 it('reports health with the delivery adapter', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });
   expect(res.statusCode).toBe(200);
-  expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', providers: { email: 'outbox' }, queue: { pending: 0, processing: 0, stuck: 0, backlog: false } } });
+  expect(res.json()).toEqual({
+    status: 'ok',
+    service: 'email-service',
+    version: expect.any(String),
+    checks: { database: 'ok', email: 'ok', providers: { email: 'outbox' }, queue: { pending: 0, processing: 0, overdue: 0, stuck: 0, backlog: false, oldestPendingSince: null } },
+  });
 });
 
 it('reports stuck and backlogged queue rows in /health', async () => {
@@ -46,7 +51,7 @@ it('reports stuck and backlogged queue rows in /health', async () => {
   await new Promise((r) => setTimeout(r, 1100));
   const res = await t.app.inject({ method: 'GET', url: '/health' });
   expect(res.statusCode).toBe(200);
-  expect(res.json().checks.queue).toEqual({ pending: 101, processing: 0, stuck: 101, backlog: true });
+  expect(res.json().checks.queue).toEqual({ pending: 101, processing: 0, overdue: 101, stuck: 101, backlog: true, oldestPendingSince: expect.any(String) });
   await t.database.sql`delete from email_send_queue`;
 });
 

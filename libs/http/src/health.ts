@@ -46,6 +46,8 @@ export interface HealthOptions {
   timeoutMs?: number;
   /** How long a passing probe result stands (default 1000 ms; 0 probes on every poll). */
   cacheMs?: number;
+  /** The service's error shape, declared for the one failure /health/live can have (500). */
+  errorSchema?: z.ZodType;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
@@ -146,7 +148,7 @@ export async function registerHealth(app: FastifyInstance, options: HealthOption
         operationId: 'getLiveness',
         summary: 'Liveness: the process answers (no dependency is asked)',
         tags: ['system'],
-        response: { 200: liveBody },
+        response: { 200: liveBody, ...(options.errorSchema ? { 500: options.errorSchema } : {}) },
       },
     },
     async () => ({ status: 'ok' as const, service: options.service, version: options.version }),

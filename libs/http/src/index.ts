@@ -5,6 +5,7 @@ export * from './security';
 export * from './limits';
 export * from './openapi';
 export * from './health';
+export * from './circuit-breaker';
 export * from './server';
 export * from './log-serializer';
 export * from './shutdown';

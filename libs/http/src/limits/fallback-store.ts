@@ -6,9 +6,10 @@
 //   microseconds instead of a connect timeout. Each replica then holds the limit on its own (N replicas
 //   allow up to N times the limit); nothing is refused because the store is down.
 // - After `retryMs` one request tries Redis again (half-open); an answer closes the breaker.
-// The change of state is logged once each way, never per request.
+// The change of state is logged once each way, never per request (libs/http circuit-breaker.ts).
 import type Redis from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { createCircuitBreaker, type CircuitBreaker } from '../circuit-breaker';
 
 type Callback = (err: Error | null, res: { current: number; ttl: number } | null) => void;
 
@@ -21,71 +22,24 @@ export interface RateLimitStore {
 
 type StoreClass = new (...args: never[]) => RateLimitStore;
 
-export type BreakerState = 'closed' | 'open' | 'half-open';
-
-export interface RedisBreaker {
-  readonly state: BreakerState;
-  /** Why it opened (ours: timeout, refused, ...), while open. */
-  readonly lastError: string | undefined;
-  /** Whether a request may use Redis now (in the half-open state: one request at a time). */
-  allow(): boolean;
-  success(): void;
-  failure(err: unknown): void;
-}
-
-export function createRedisBreaker(options: { retryMs: number; log: Pick<FastifyBaseLogger, 'warn' | 'info'>; now?: () => number }): RedisBreaker {
-  const now = options.now ?? (() => performance.now());
-  let state: BreakerState = 'closed';
-  let openedAt = 0;
-  let probing = false;
-  let lastError: string | undefined;
-  return {
-    get state() {
-      return state;
-    },
-    get lastError() {
-      return state === 'closed' ? undefined : lastError;
-    },
-    allow() {
-      if (state === 'closed') return true;
-      if (state === 'open' && now() - openedAt >= options.retryMs) state = 'half-open';
-      if (state === 'half-open' && !probing) {
-        probing = true;
-        return true;
-      }
-      return false;
-    },
-    success() {
-      probing = false;
-      if (state === 'closed') return;
-      state = 'closed';
-      options.log.info({ store: 'redis' }, 'rate-limit store: Redis answers again; limits are shared across replicas again');
-    },
-    failure(err) {
-      probing = false;
-      lastError = reasonOf(err);
-      openedAt = now();
-      if (state === 'closed') {
-        options.log.warn(
-          { store: 'redis', reason: lastError },
-          'rate-limit store: Redis does not answer; limits are counted in-process by each replica until it does (checked again every few seconds)',
-        );
-      }
-      state = 'open';
-    },
-  };
-}
-
-function reasonOf(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  return (e?.code ? `${e.code}: ` : '') + String(e?.message ?? err).slice(0, 200);
+/** The breaker of the Redis store: its changes of state are logged once each way. */
+export function createRedisBreaker(options: { retryMs: number; log: Pick<FastifyBaseLogger, 'warn' | 'info'> }): CircuitBreaker {
+  return createCircuitBreaker({
+    retryMs: options.retryMs,
+    onOpen: (reason) =>
+      options.log.warn(
+        { store: 'redis', reason },
+        'rate-limit store: Redis does not answer; limits are counted in-process by each replica until it does (checked again every few seconds)',
+      ),
+    onClose: () => options.log.info({ store: 'redis' }, 'rate-limit store: Redis answers again; limits are shared across replicas again'),
+  });
 }
 
 /**
  * Build the store class @fastify/rate-limit instantiates (its `store` option): Redis through the breaker,
  * the plugin's own in-process LocalStore whenever the breaker says no or Redis fails.
  */
-export function fallbackStoreClass(deps: { redis: Redis; breaker: RedisBreaker; nameSpace: string; RedisStore: StoreClass; LocalStore: StoreClass }): StoreClass {
+export function fallbackStoreClass(deps: { redis: Redis; breaker: CircuitBreaker; nameSpace: string; RedisStore: StoreClass; LocalStore: StoreClass }): StoreClass {
   const { breaker } = deps;
   class FallbackStore implements RateLimitStore {
     constructor(

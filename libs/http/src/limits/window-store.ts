@@ -8,7 +8,8 @@ import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Redis from 'ioredis';
 import type { HealthCheck } from '../health';
-import { createRedisBreaker, fallbackStoreClass, type RedisBreaker } from './fallback-store';
+import type { CircuitBreaker } from '../circuit-breaker';
+import { createRedisBreaker, fallbackStoreClass } from './fallback-store';
 import { limitSpec, scaledMax, type WindowLimitName } from './limit-table';
 import { windowRefusal } from './refusals';
 
@@ -92,7 +93,7 @@ async function connectRedis(url: string, timings: Required<NonNullable<RateLimit
   return redis;
 }
 
-function storeCheck(redis: Redis, breaker: RedisBreaker): HealthCheck {
+function storeCheck(redis: Redis, breaker: CircuitBreaker): HealthCheck {
   return async () => {
     // Closed, or due for a retry: ask Redis (a health poll can close the breaker when no request came).
     if (breaker.allow()) {

@@ -2,11 +2,10 @@
 // reports, and how each kind of SMTP failure becomes a ProviderError.
 import { generateKeyPairSync } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
-import path from 'node:path';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { dkimDnsRecord } from '@story/config';
+import { testCaFile, testTlsCertificate } from '@story/testing';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { ProviderError } from '../provider-error';
 import type { EmailDelivery, EmailMessage } from './email.port';
@@ -63,13 +62,9 @@ async function startSmtpServer(overrides: Partial<SMTPServerOptions> = {}): Prom
   };
 }
 
-/** Test certificates (testing/tls/README.md): self-signed, and one signed by a private test CA. */
-const TLS_DIR = path.join(__dirname, 'testing', 'tls');
-const tlsFile = (name: string) => readFileSync(path.join(TLS_DIR, name));
-
-/** An smtp-server offering STARTTLS with the given certificate, as Exim does with its default one. */
+/** An smtp-server offering STARTTLS with a test certificate (libs/testing tls/), as Exim does with its default one. */
 function startTlsServer(cert: 'self-signed' | 'ca-signed', overrides: Partial<SMTPServerOptions> = {}): Promise<TestServer> {
-  return startSmtpServer({ disabledCommands: [], key: tlsFile(`${cert}.key`), cert: tlsFile(`${cert}.crt`), ...overrides });
+  return startSmtpServer({ disabledCommands: [], ...testTlsCertificate(cert), ...overrides });
 }
 
 const message = (overrides: Partial<EmailMessage> = {}): EmailMessage => ({
@@ -269,7 +264,7 @@ describe('SMTP delivery: TLS options, the server’s reasons, DKIM', () => {
   });
 
   it('trusts a private certificate authority named by tls.caFile, and only certificates it signed', async () => {
-    const caFile = path.join(TLS_DIR, 'ca.crt');
+    const caFile = testCaFile;
     server = await startTlsServer('ca-signed');
     const sent = await connect(`${server.url}?tls.caFile=${encodeURIComponent(caFile)}&requireTLS=true`).send(message());
     expect(sent.accepted).toEqual(['grandma@example.com']);
