@@ -19,6 +19,22 @@ export const MEDIA_KINDS: readonly OwnedFileKind[] = ['recording', 'image', 'imp
 type Db = Sql | TransactionSql;
 
 /**
+ * Folders of the bucket that only ever hold one account's objects: every key the services write for a user
+ * is `newObjectKey('<folder>/<user id>/...')` (recordings and direct uploads, uploads, images with their
+ * thumbnails, imports, conversation audio, data exports). A new per-account folder must be added here.
+ */
+export const ACCOUNT_FOLDERS = ['recordings', 'uploads', 'images', 'imports', 'conversations', 'data-exports'] as const;
+
+/**
+ * Every storage prefix erasure empties whole, whatever rows point into it (an upload never registered, a
+ * file whose row was lost): the account's folders, and the exports folder of each of its books.
+ */
+export async function accountStoragePrefixes(db: Db, userId: string): Promise<string[]> {
+  const books = await db<{ id: string }[]>`select id from books where user_id = ${userId}`;
+  return [...ACCOUNT_FOLDERS.map((folder) => `${folder}/${userId}`), ...books.map((b) => `exports/books/${b.id}`)];
+}
+
+/**
  * The account's stored objects, oldest first. Export files (book PDFs, data exports, archives) of other
  * accounts about this storyteller are included: they hold this account's content.
  */
