@@ -2,12 +2,15 @@
 // and never registered (cut short, refused with 409) is deleted by the recurring sweep once its ticket has
 // expired; account erasure empties the account's storage prefixes, objects no row points to included,
 // and leaves other accounts' objects alone.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { createObjectStorage, type ObjectStorage } from '@story/providers';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
+import { sweepBucket } from '../privacy/storage-sweep';
 import { sweepExpiredUploads, UPLOAD_SWEEP_JOB, UPLOAD_SWEEP_SECONDS } from './upload-sweep';
 
 const BUCKET = 'orphans';
@@ -18,6 +21,7 @@ describe('orphaned bytes on S3 (s3rver)', () => {
   let s3: S3rver;
   let bucket: ObjectStorage;
   let t: TestContext;
+  let s3Env: Record<string, string>;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'orphans-s3rver-'));
@@ -28,14 +32,8 @@ describe('orphaned bytes on S3 (s3rver)', () => {
       { driver: 's3', bucket: BUCKET, endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true },
       { publicBaseUrl: 'http://127.0.0.1:3000' },
     );
-    t = await buildTestApp({
-      STORAGE_DRIVER: 's3',
-      S3_BUCKET: BUCKET,
-      S3_ENDPOINT: endpoint,
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_FORCE_PATH_STYLE: 'true',
-    });
+    s3Env = { STORAGE_DRIVER: 's3', S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' };
+    t = await buildTestApp(s3Env);
   });
   afterAll(async () => {
     await t.close();
@@ -153,4 +151,59 @@ describe('orphaned bytes on S3 (s3rver)', () => {
     expect(purges.length).toBeGreaterThanOrEqual(2);
     for (const p of purges) expect(JSON.stringify(p['payload'])).not.toContain(gone.userId);
   });
+
+  it('sweeps an existing bucket once: counts, then deletes only what no row points to, rechecking after the settle time', async () => {
+    const user = await signUp(t.app);
+    const kept = await presign(user, 4_000);
+    await putPresigned(kept, wav(4_000));
+    expect((await register(user, kept)).statusCode).toBe(201);
+    // A ticket still valid: its object may be registered any moment.
+    const pending = await presign(user, 2_000);
+    await putPresigned(pending, wav(2_000));
+    const strays = [`recordings/${user.userId}/2025/01/old.webm`, `images/${user.userId}/2025/01/old.jpg`, `recordings/${randomUUID()}/2025/01/erased-long-ago.webm`];
+    for (const key of strays) await bucket.put(key, Buffer.from('0123456789'));
+    // Written while the sweep settles: its row commits then (a server-side upload), so it must stay.
+    const lateRow = `recordings/${user.userId}/2025/02/late.webm`;
+    await bucket.put(lateRow, Buffer.from('late'));
+    const folders = ['recordings', 'images'];
+
+    const dry = await sweepBucket({ sql: t.database.sql, storage: bucket, deleteOrphans: false, folders });
+    const recordings = dry.find((r) => r.folder === 'recordings')!;
+    expect(recordings.orphaned).toBeGreaterThanOrEqual(3);
+    expect(recordings.examples).toEqual(expect.arrayContaining([lateRow]));
+    for (const key of [...strays, lateRow, kept.key, pending.key]) expect(await exists(key)).toBe(true);
+
+    const sweeping = sweepBucket({ sql: t.database.sql, storage: bucket, deleteOrphans: true, settleMs: 1500, folders });
+    await new Promise((r) => setTimeout(r, 500));
+    await t.database.sql`insert into recordings (user_id, title, storage_key, status, media_type) values (${user.userId}, 'late', ${lateRow}, 'completed', 'audio')`;
+    const reports = await sweeping;
+    expect(reports.reduce((n, r) => n + r.deleted, 0)).toBeGreaterThanOrEqual(3);
+    for (const key of strays) expect(await exists(key)).toBe(false);
+    for (const key of [lateRow, kept.key, pending.key]) expect(await exists(key)).toBe(true);
+  });
+
+  it('npm run storage:sweep runs the same sweep from the command line', async () => {
+    const user = await signUp(t.app);
+    const stray = `uploads/${user.userId}/documents/2025/01/forgotten.pdf`;
+    await bucket.put(stray, Buffer.from('%PDF stray'));
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [require.resolve('tsx/cli'), '--tsconfig', 'tsconfig.base.json', 'tools/sweep-storage.ts', ...args],
+          { cwd: path.resolve(__dirname, '../../../../..'), env: { ...process.env, ...s3Env, DATABASE_URL: t.database.url, NODE_ENV: 'test', DATA_DIR: dir }, timeout: 60_000 },
+          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const dry = await run([]);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).not.toMatch(/failed|Error/);
+    expect(dry.stdout).toContain('counting (dry run; --delete deletes)');
+    expect(dry.stdout).toMatch(/uploads\s+listed \d+, orphaned [1-9]\d*/);
+    expect(await exists(stray)).toBe(true);
+    const swept = await run(['--delete', '--settle-seconds', '0']);
+    expect(swept.code).toBe(0);
+    expect(swept.stdout).toMatch(/uploads\s+listed \d+, orphaned [1-9]\d* \([\d.]+ MB\), deleted [1-9]/);
+    expect(await exists(stray)).toBe(false);
+  }, 90_000);
 });
