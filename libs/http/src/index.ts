@@ -18,3 +18,4 @@ export * from './input-guards';
 export * from './text';
 export * from './safe-fetch';
 export * from './client-ip';
+export * from './parent-watch';
