@@ -1,4 +1,6 @@
 // email-service plumbing: its error shape, tokens issued by core-api accepted, health, docs.
+import { createEmailDelivery } from '@story/providers';
+import { buildApp } from './app';
 import { buildTestApp, sessionFor, type TestContext } from './test/helper';
 
 let t: TestContext;
@@ -53,6 +55,19 @@ it('reports stuck and backlogged queue rows in /health', async () => {
   expect(res.statusCode).toBe(200);
   expect(res.json().checks.queue).toEqual({ pending: 101, processing: 0, overdue: 101, stuck: 101, backlog: true, oldestPendingSince: expect.any(String) });
   await t.database.sql`delete from email_send_queue`;
+});
+
+it('says degraded, not 503, when the SMTP server does not answer: the queue keeps the mail', async () => {
+  const delivery = createEmailDelivery({ driver: 'smtp', smtpUrl: 'smtp://127.0.0.1:1', from: 'a@stories.example' }, { timeoutMs: 1000 });
+  const app = await buildApp({ config: t.config, deps: { database: t.database, delivery } });
+  try {
+    const res = await app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'degraded', checks: { database: 'ok', email: { status: 'error', required: false }, providers: { email: 'smtp' } } });
+    expect(res.json().checks.email.error).toMatch(/ECONNREFUSED/);
+  } finally {
+    await app.close();
+  }
 });
 
 it('serves its OpenAPI document', async () => {
