@@ -1,12 +1,20 @@
 // `npm start`: the main job. Bundles the three services with esbuild (tools/bundle.ts, under a second),
 // starts the embedded PostgreSQL server when DATABASE_URL is unset, applies migrations, then runs each
 // bundle as its own process (as deployed), waits for their /health, prints their URLs with a line per
-// step and its time, and on Ctrl-C stops the services first and the database last.
-import { spawn, type ChildProcess } from 'node:child_process';
+// step and its time, and on Ctrl-C or SIGTERM stops the services first and the database last.
+//
+// It owns what it starts: the services and the embedded PostgreSQL (in its own keeper process,
+// embedded-postgres-keeper.ts) each hold an IPC channel to this process and watch their parent pid
+// (libs/http parent-watch.ts), so when this supervisor dies, even by SIGKILL, every one of them shuts
+// down by itself. This process watches its own parent the same way (npm and tsx run it), so killing the
+// `npm start` process tree anywhere stops everything.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadOrExit, loadPlatformConfig } from '@story/config';
-import { runMigrations, startEmbeddedPostgres, type EmbeddedServer } from '@story/db';
+import { runMigrations } from '@story/db';
+import { SUPERVISED_ENV, whenParentDies } from '../libs/http/src/parent-watch';
 import { bundleServices, SERVICE_NODE_FLAGS } from './bundle';
+import type { KeeperMessage } from './embedded-postgres-keeper';
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = [
@@ -33,28 +41,42 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_00
   throw new Error(`no healthy answer from ${url}/health within ${timeoutMs / 1000} s`);
 }
 
+/** Fork the keeper of the embedded PostgreSQL and wait for its URL. */
+function startEmbeddedKeeper(dataDir: string, port: number): Promise<{ url: string; keeper: ChildProcess }> {
+  // Own process group (detached): a terminal Ctrl-C reaches only this supervisor, which stops the
+  // services before the database. fork() passes tsx's loader on (process.execArgv).
+  const keeper = fork(path.join(__dirname, 'embedded-postgres-keeper.ts'), [dataDir, String(port)], { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    keeper.on('message', (message: KeeperMessage) => {
+      if (message.type === 'ready') resolve({ url: message.url, keeper });
+      else if (message.type === 'failed') reject(new Error(message.message));
+    });
+    keeper.once('exit', (code) => reject(new Error(`the embedded PostgreSQL keeper exited (code ${code})`)));
+  });
+}
+
+/** Ask the keeper to stop the server and wait until it has (SIGTERM after 20 s, which it also handles). */
+function stopEmbeddedKeeper(keeper: ChildProcess): Promise<void> {
+  if (keeper.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    keeper.once('exit', () => resolve());
+    if (keeper.connected) keeper.send({ type: 'stop' });
+    else keeper.kill('SIGTERM');
+    setTimeout(() => keeper.kill('SIGTERM'), 20_000).unref();
+  });
+}
+
 async function main(): Promise<void> {
   const config = loadOrExit(() => loadPlatformConfig(process.env));
-  say('bundling the three services with esbuild');
-  const bundles = await bundleServices(SERVICES.map((s) => s.name));
-  say('bundled');
-  let embedded: EmbeddedServer | undefined;
-  let databaseUrl = config.database.url;
-  if (!databaseUrl) {
-    say(`starting embedded PostgreSQL (the first start also creates its data folder) on 127.0.0.1:${config.database.embeddedPort} (data in ${path.join(config.dataDir, 'pg')})`);
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg'), port: config.database.embeddedPort });
-    databaseUrl = embedded.url;
-  }
-  say('applying migrations');
-  await runMigrations(databaseUrl);
-  say('database migrated; starting the services');
+  say(`supervisor pid ${process.pid}`);
 
   const children: { name: string; child: ChildProcess }[] = [];
+  let keeper: ChildProcess | undefined;
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    say('stopping services');
+    if (children.length > 0) say('stopping services');
     await Promise.all(
       children.map(
         ({ child }) =>
@@ -66,23 +88,54 @@ async function main(): Promise<void> {
           }),
       ),
     );
-    if (embedded) {
+    if (keeper) {
       say('stopping embedded PostgreSQL');
-      await embedded.stop();
+      await stopEmbeddedKeeper(keeper);
     }
     process.exit(code);
   };
+  // Exiting any other way (a crash): the children see their IPC channel close and stop by themselves;
+  // SIGTERM tells the services at once.
   process.on('exit', () => {
-    for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');
   });
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  process.on('SIGHUP', () => void stopAll(0));
+  // npm or tsx above this process gone (killed): stop everything as on Ctrl-C.
+  whenParentDies(() => {
+    say('the process that ran npm start is gone; stopping everything');
+    void stopAll(1);
+  });
+
+  say('bundling the three services with esbuild');
+  const bundles = await bundleServices(SERVICES.map((s) => s.name));
+  say('bundled');
+  let databaseUrl = config.database.url;
+  if (!databaseUrl) {
+    say(`starting embedded PostgreSQL (the first start also creates its data folder) on 127.0.0.1:${config.database.embeddedPort} (data in ${path.join(config.dataDir, 'pg')})`);
+    const started = await startEmbeddedKeeper(path.join(config.dataDir, 'pg'), config.database.embeddedPort);
+    keeper = started.keeper;
+    databaseUrl = started.url;
+    keeper.on('exit', (code) => {
+      if (!stopping) {
+        say(`embedded PostgreSQL stopped unexpectedly (code ${code}); stopping everything`);
+        void stopAll(1);
+      }
+    });
+  }
+  if (stopping) return;
+  say('applying migrations');
+  await runMigrations(databaseUrl);
+  if (stopping) return;
+  say('database migrated; starting the services');
 
   for (const service of SERVICES) {
     const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--enable-source-maps', bundles[service.name]], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir },
-      stdio: 'inherit',
+      // STORY_SUPERVISED: the service stops when this supervisor dies (runService, libs/http parent-watch.ts).
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir, [SUPERVISED_ENV]: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // Own process group: a terminal Ctrl-C reaches only this supervisor, which then stops each
       // service once (a second signal would make a service skip its graceful close).
       detached: true,
@@ -112,5 +165,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   process.stderr.write(`[start] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  // A keeper already started stops its server when this process is gone (parent-watch).
   process.exit(1);
 });

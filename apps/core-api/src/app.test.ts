@@ -89,6 +89,23 @@ describe('health and docs', () => {
     }
   });
 
+  it('reports the shared Redis store in /health when REDIS_URL is set, and refuses to start when it does not answer', async () => {
+    const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+    const app = await buildApp({ config: loadConfig(testEnv({ REDIS_URL: redisUrl })), deps: { database: t.database } });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'ok', checks: { database: 'ok', storage: 'ok', redis: 'ok' } });
+      expect((await app.inject({ method: 'GET', url: '/health/live' })).json()).toEqual({ status: 'ok', service: 'core-api', version: expect.any(String) });
+    } finally {
+      await app.close();
+    }
+    // Nothing listens on port 1: the start fails with one line naming the variable (runService prints it).
+    const refused = await buildApp({ config: loadConfig(testEnv({ REDIS_URL: 'redis://:secret-pw@127.0.0.1:1' })), deps: { database: t.database } }).catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/^REDIS_URL: Redis at 127\.0\.0\.1:1 does not answer/);
+    expect((refused as Error).message).not.toContain('secret-pw');
+  });
+
   it('serves an OpenAPI 3 document with an operationId on every route, and /docs', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.openapi).toMatch(/^3\./);

@@ -28,7 +28,7 @@ import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { closeSharedProcessSpawner, createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
 import { closeTypesetter } from '@story/pdf';
-import { coreErrorRenderer, createServiceApp, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
+import { coreErrorRenderer, coreErrorSchema, createServiceApp, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
 declare module 'fastify' {
@@ -89,9 +89,12 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
   await registerHealth(app, {
     service: 'core-api',
     version: VERSION,
+    errorSchema: coreErrorSchema,
+    // Database and storage are required (503); Redis has a fallback (degraded, 200: limits in-process).
     checks: {
       database: probeCheck(() => pingDatabase(sql)),
       storage: probeCheck(() => providers.storage.check()),
+      ...(rateLimit.storeCheck ? { redis: { check: rateLimit.storeCheck, required: false } } : {}),
     },
     info: () => ({ providers: describeProviders(providers), oauth: configuredOAuthProviders(config.oauth) }),
   });

@@ -33,7 +33,8 @@ const maxStoredFileBytes = z
 export const DEFAULT_ARCHIVE_PART_BYTES = 1_000_000_000;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): CoreApiConfig {
-  const platform = loadPlatformConfig(env);
+  // Verification, magic-link, invitation and gift links point at the web application (APP_URL).
+  const platform = loadPlatformConfig(env, { publicUrlsInProduction: ['APP_URL'] });
   const raw = env['MAX_STORED_FILE_BYTES']?.trim();
   const parsed = maxStoredFileBytes.safeParse(raw ? raw : String(DEFAULT_MAX_STORED_FILE_BYTES));
   if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues[0]?.message ?? 'MAX_STORED_FILE_BYTES'}`);

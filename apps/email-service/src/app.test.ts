@@ -1,4 +1,6 @@
 // email-service plumbing: its error shape, tokens issued by core-api accepted, health, docs.
+import { createEmailDelivery } from '@story/providers';
+import { buildApp } from './app';
 import { buildTestApp, sessionFor, type TestContext } from './test/helper';
 
 let t: TestContext;
@@ -36,7 +38,12 @@ it('refuses missing and malformed tokens with 401 UNAUTHORIZED', async () => {
 it('reports health with the delivery adapter', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });
   expect(res.statusCode).toBe(200);
-  expect(res.json()).toEqual({ status: 'ok', service: 'email-service', version: expect.any(String), checks: { database: 'ok', providers: { email: 'outbox' }, queue: { pending: 0, processing: 0, stuck: 0, backlog: false } } });
+  expect(res.json()).toEqual({
+    status: 'ok',
+    service: 'email-service',
+    version: expect.any(String),
+    checks: { database: 'ok', email: 'ok', providers: { email: 'outbox' }, queue: { pending: 0, processing: 0, overdue: 0, stuck: 0, backlog: false, oldestPendingSince: null } },
+  });
 });
 
 it('reports stuck and backlogged queue rows in /health', async () => {
@@ -46,8 +53,21 @@ it('reports stuck and backlogged queue rows in /health', async () => {
   await new Promise((r) => setTimeout(r, 1100));
   const res = await t.app.inject({ method: 'GET', url: '/health' });
   expect(res.statusCode).toBe(200);
-  expect(res.json().checks.queue).toEqual({ pending: 101, processing: 0, stuck: 101, backlog: true });
+  expect(res.json().checks.queue).toEqual({ pending: 101, processing: 0, overdue: 101, stuck: 101, backlog: true, oldestPendingSince: expect.any(String) });
   await t.database.sql`delete from email_send_queue`;
+});
+
+it('says degraded, not 503, when the SMTP server does not answer: the queue keeps the mail', async () => {
+  const delivery = createEmailDelivery({ driver: 'smtp', smtpUrl: 'smtp://127.0.0.1:1', from: 'a@stories.example' }, { timeoutMs: 1000 });
+  const app = await buildApp({ config: t.config, deps: { database: t.database, delivery } });
+  try {
+    const res = await app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'degraded', checks: { database: 'ok', email: { status: 'error', required: false }, providers: { email: 'smtp' } } });
+    expect(res.json().checks.email.error).toMatch(/ECONNREFUSED/);
+  } finally {
+    await app.close();
+  }
 });
 
 it('serves its OpenAPI document', async () => {

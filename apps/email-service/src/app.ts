@@ -70,8 +70,13 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   await registerHealth(app, {
     service: 'email-service',
     version: VERSION,
+    errorSchema: emailErrorSchema,
+    // The database is required (503). SMTP is not: the queue keeps every email and retries (degraded, 200);
+    // its greeting is asked at most every 30 s. Redis has a fallback (limits in-process).
     checks: {
       database: probeCheck(() => pingDatabase(sql)),
+      email: { check: probeCheck(() => delivery.verify()), required: false, cacheMs: 30_000 },
+      ...(rateLimit.storeCheck ? { redis: { check: rateLimit.storeCheck, required: false } } : {}),
     },
     // Queue health is reported, not failed on: a backlog needs attention, not a restart.
     info: async () => ({ providers: { email: delivery.provider }, queue: await readQueueHealth(analytics) }),

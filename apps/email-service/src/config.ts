@@ -16,7 +16,8 @@ export interface EmailServiceConfig extends PlatformConfig {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): EmailServiceConfig {
-  const platform = loadPlatformConfig(env);
+  // Waitlist verification links point at the web application (APP_URL); unsubscribe links at PUBLIC_BASE_URL.
+  const platform = loadPlatformConfig(env, { publicUrlsInProduction: ['APP_URL'] });
   const own = parseEnv(emailServiceEnv, env);
   return {
     ...platform,

@@ -32,7 +32,7 @@ it('answers a bad token with 401 in the envelope', async () => {
 
 it('reports health', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/health' });
-  expect(res.json()).toEqual({ status: 'ok', service: 'tools-api', version: expect.any(String), checks: { database: 'ok', storage: 'ok', providers: { llm: 'local', storage: 'local' } } });
+  expect(res.json()).toEqual({ status: 'ok', service: 'tools-api', version: expect.any(String), checks: { database: 'ok', storage: 'ok', providers: { llm: 'local', storage: 'local', search: 'postgres' } } });
 });
 
 describe('routing of the tools routes', () => {

@@ -35,6 +35,8 @@ export interface ToolsApiDeps {
   logStream?: ServiceOptions['logStream'];
   /** LLM and storage adapters; built from config when not given (tests inject fakes). */
   providers?: Providers;
+  /** How long search leaves an unanswering Meilisearch alone before trying it again (tests shorten it). */
+  searchRetryMs?: number;
 }
 
 /** GET (and its preflight) on anything but admin and auth routes is public and embeddable. */
@@ -47,7 +49,7 @@ export function isPublicRequest(request: FastifyRequest): boolean {
 
 export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps: ToolsApiDeps }): Promise<App> {
   const { sql, db } = deps.database;
-  const { app } = await createServiceApp({
+  const { app, rateLimit } = await createServiceApp({
     name: 'tools-api',
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
@@ -83,14 +85,19 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   registerLlmCache(cacheBus, providers.llm);
   const featureDeps: ToolsFeatureDeps = { db, sql, providers, tokens, sessions, ipHashKey: ipHashKeyOf(config.secrets.jwtSecret), limitScale: config.rateLimit.scale, publicBaseUrl };
 
+  const search = createSearchProvider(sql, config.search, { log: app.log.child({ component: 'search' }), retryMs: deps.searchRetryMs });
+  // Database and storage are required (503); Redis and Meilisearch have fallbacks (degraded, 200).
   await registerHealth(app, {
     service: 'tools-api',
     version: VERSION,
+    errorSchema: toolsErrorSchema,
     checks: {
       database: probeCheck(() => pingDatabase(sql)),
       storage: probeCheck(() => providers.storage.check()),
+      ...(rateLimit.storeCheck ? { redis: { check: rateLimit.storeCheck, required: false } } : {}),
+      ...(search.health ? { search: search.health } : {}),
     },
-    info: () => ({ providers: { llm: describeProviders(providers).llm, storage: providers.storage.provider } }),
+    info: () => ({ providers: { llm: describeProviders(providers).llm, storage: providers.storage.provider, search: config.search.provider } }),
   });
 
   await app.register(async (authenticated) => {
@@ -109,7 +116,6 @@ export async function buildApp({ config, deps }: { config: ToolsApiConfig; deps:
   await app.register(shareRoutes(featureDeps));
   await app.register(analyticsRoutes(featureDeps));
   await app.register(exportRoutes(featureDeps));
-  const search = createSearchProvider(sql, config.search);
   // A service starts without its database (its /health says so): the outbox mode is set once it is ready.
   app.addHook('onReady', async () => {
     await search.start().catch((err: unknown) => app.log.warn({ err }, 'search: could not set the outbox mode at start'));

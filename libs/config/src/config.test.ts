@@ -1,5 +1,6 @@
-import { ConfigError, loadPlatformConfig, parseEnv, runtimeEnv } from './index';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { ConfigError, dkimDnsRecord, loadPlatformConfig, parseEnv, parseSmtpUrl, runtimeEnv } from './index';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -106,5 +107,92 @@ describe('loadPlatformConfig', () => {
 
   it('parseEnv reports every bad variable at once', () => {
     expect(() => parseEnv(runtimeEnv, { CORE_API_PORT: 'x', LOG_LEVEL: 'loud' })).toThrow(/CORE_API_PORT=.*; LOG_LEVEL=/);
+  });
+
+  describe('public addresses, storage, mail and signing (CONTRACTS §1)', () => {
+    const prodSecrets = { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(40), UPLOAD_TICKET_SECRET: 'u'.repeat(40) };
+    const messageOf = (env: Record<string, string>, options?: Parameters<typeof loadPlatformConfig>[1]) => {
+      try {
+        loadPlatformConfig({ DATA_DIR: tmp(), ...env }, options);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        expect((err as Error).message).not.toContain('\n');
+        return (err as Error).message;
+      }
+      throw new Error('expected a ConfigError');
+    };
+
+    it('stops production without the public URLs, naming each variable in one line', () => {
+      expect(messageOf(prodSecrets)).toMatch(/^Invalid configuration: PUBLIC_BASE_URL: is required when NODE_ENV=production/);
+      const both = messageOf(prodSecrets, { publicUrlsInProduction: ['APP_URL'] });
+      expect(both).toMatch(/PUBLIC_BASE_URL: is required/);
+      expect(both).toMatch(/APP_URL: is required when NODE_ENV=production/);
+      // Missing secrets and missing URLs come in the same line.
+      expect(messageOf({ NODE_ENV: 'production' }, { publicUrlsInProduction: ['APP_URL'] })).toMatch(/JWT_SECRET.*PUBLIC_BASE_URL.*APP_URL/);
+      const ok = loadPlatformConfig({ DATA_DIR: tmp(), ...prodSecrets, PUBLIC_BASE_URL: 'https://api.stories.example', APP_URL: 'https://stories.example/' }, { publicUrlsInProduction: ['APP_URL'] });
+      expect(ok.publicBaseUrl).toBe('https://api.stories.example');
+      expect(ok.appUrl).toBe('https://stories.example');
+      // Outside production the defaults stand.
+      expect(loadPlatformConfig({ DATA_DIR: tmp() }, { publicUrlsInProduction: ['APP_URL'] }).appUrl).toBe('http://localhost:5173');
+    });
+
+    it('reads S3_PUBLIC_ENDPOINT and refuses one that is not a URL', () => {
+      const s3 = { S3_BUCKET: 'media', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+      expect(loadPlatformConfig({ DATA_DIR: tmp(), ...s3, S3_PUBLIC_ENDPOINT: 'http://localhost:9000' }).storage).toMatchObject({ endpoint: 'http://minio:9000', publicEndpoint: 'http://localhost:9000' });
+      expect(messageOf({ ...s3, S3_PUBLIC_ENDPOINT: 'localhost:9000 please' })).toMatch(/^Invalid configuration: S3_PUBLIC_ENDPOINT="localhost:9000 please": must be a URL starting with http:\/\/ or https:\/\//);
+      expect(messageOf({ S3_PUBLIC_ENDPOINT: 'http://localhost:9000' })).toMatch(/S3_BUCKET: is required when S3_PUBLIC_ENDPOINT is set/);
+    });
+
+    it('refuses a malformed SMTP_URL naming it, without repeating its password', () => {
+      for (const [url, reason] of [
+        ['smtp://mailer:s3cret-pw@mail.example:99999', /SMTP_URL=.*must be a URL such as/],
+        ['smtp://mailer:s3cret-pw@mail.example?tls.rejectUnauthorised=false', /SMTP_URL=.*unknown query parameter tls\.rejectUnauthorised/],
+        ['smtp://mailer:s3cret-pw@mail.example?tls.rejectUnauthorized=maybe', /SMTP_URL=.*tls\.rejectUnauthorized must be true or false/],
+        ['smtp://mailer:s3cret-pw@mail.example?tls.caFile=/nonexistent/ca.pem', /SMTP_URL=.*tls\.caFile \/nonexistent\/ca\.pem cannot be read \(ENOENT\)/],
+        ['smtps://mailer:s3cret-pw@mail.example?requireTLS=true', /SMTP_URL=.*apply to smtp:\/\/ \(STARTTLS\) only/],
+        ['smtp://mailer:s3cret-pw@mail.example/inbox', /SMTP_URL=.*must not have a path/],
+      ] as const) {
+        const message = messageOf({ SMTP_URL: url });
+        expect(message).toMatch(reason);
+        expect(message).not.toContain('s3cret-pw');
+        expect(message).toContain('mailer:***@');
+      }
+    });
+
+    it('parses the TLS options of SMTP_URL into what nodemailer takes', () => {
+      const dir = tmp();
+      const caFile = `${dir}/ca.pem`;
+      writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+      expect(parseSmtpUrl(`smtp://u%40x:p%3Aw@relay.internal:2525?tls.caFile=${caFile}&tls.servername=mail.example&requireTLS=true&name=app.example`)).toEqual({
+        host: 'relay.internal',
+        port: 2525,
+        secure: false,
+        auth: { user: 'u@x', pass: 'p:w' },
+        tls: { ca: readFileSync(caFile, 'utf8'), servername: 'mail.example' },
+        requireTLS: true,
+        ignoreTLS: false,
+        name: 'app.example',
+      });
+      expect(parseSmtpUrl('smtp://127.0.0.1:25?tls.rejectUnauthorized=false')).toMatchObject({ port: 25, tls: { rejectUnauthorized: false } });
+      expect(parseSmtpUrl('smtps://mail.example')).toMatchObject({ port: 465, secure: true, tls: {} });
+      expect(parseSmtpUrl('smtp://mail.example')).toMatchObject({ port: 587, secure: false });
+    });
+
+    it('reads the DKIM settings and refuses a key that does not parse without echoing it', () => {
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      const c = loadPlatformConfig({ DATA_DIR: tmp(), SMTP_URL: 'smtp://mail.example', DKIM_DOMAIN: 'Stories.Example', DKIM_SELECTOR: 'mail2026', DKIM_PRIVATE_KEY: pem.replace(/\n/g, '\\n') });
+      expect(c.email).toMatchObject({ driver: 'smtp', dkim: { domainName: 'stories.example', keySelector: 'mail2026', privateKey: pem.trim() } });
+      expect(dkimDnsRecord(pem)).toMatch(/^v=DKIM1; k=rsa; p=MII[A-Za-z0-9+/=]+$/);
+
+      const broken = '-----BEGIN PRIVATE KEY-----\nTHISISNOTAKEYsecretmaterial\n-----END PRIVATE KEY-----';
+      const message = messageOf({ DKIM_DOMAIN: 'stories.example', DKIM_SELECTOR: 'mail2026', DKIM_PRIVATE_KEY: broken });
+      expect(message).toMatch(/^Invalid configuration: DKIM_PRIVATE_KEY: does not parse as a PEM private key/);
+      expect(message).not.toContain('secretmaterial');
+      const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      expect(messageOf({ DKIM_DOMAIN: 'stories.example', DKIM_SELECTOR: 'mail2026', DKIM_PRIVATE_KEY: ec })).toMatch(/DKIM_PRIVATE_KEY: must be an RSA key/);
+      expect(messageOf({ DKIM_DOMAIN: 'stories.example' })).toMatch(/DKIM_SELECTOR: is required.*DKIM_PRIVATE_KEY: is required/);
+      expect(messageOf({ DKIM_DOMAIN: 'not a domain', DKIM_SELECTOR: 'mail2026', DKIM_PRIVATE_KEY: pem })).toMatch(/DKIM_DOMAIN="not a domain": must be a domain name/);
+    });
   });
 });

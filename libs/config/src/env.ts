@@ -2,6 +2,7 @@
 // pieces it needs into its own schema (apps/<app>/src/config.ts); nothing here reads process.env.
 import { z } from 'zod';
 import { trustProxyField } from './trust-proxy';
+import { parseSmtpUrl, SmtpUrlError } from './smtp-url';
 
 const bool = (def: boolean) =>
   z
@@ -46,8 +47,8 @@ export const runtimeEnv = z.object({
   DATA_DIR: z.string().min(1).default('./.data').describe('Where embedded defaults keep their data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CORS_ORIGINS: csv().describe("The application's own origins (comma-separated), allowed with credentials"),
-  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']).describe('Public address of this service, used in links'),
-  APP_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:5173').describe('The web application, for links in emails'),
+  PUBLIC_BASE_URL: optionalUrl(['http:', 'https:']).describe('Public address of this service, used in links; required when NODE_ENV=production'),
+  APP_URL: optionalUrl(['http:', 'https:']).describe('The web application, for links in emails (default http://localhost:5173); required by core-api and email-service when NODE_ENV=production'),
   TRUST_PROXY: trustProxyField(),
 });
 
@@ -77,12 +78,27 @@ export const storageEnv = z.object({
   S3_ACCESS_KEY_ID: optionalString(),
   S3_SECRET_ACCESS_KEY: optionalString(),
   S3_FORCE_PATH_STYLE: bool(false),
+  S3_PUBLIC_ENDPOINT: optionalUrl(['http:', 'https:']).describe('Storage address browsers use for presigned URLs (e.g. the host-published MinIO port); default S3_ENDPOINT'),
 });
 
 /** Email delivery: SMTP when SMTP_URL is set, else .eml files under $DATA_DIR/outbox. */
 export const emailEnv = z.object({
-  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  SMTP_URL: optionalString()
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
+      try {
+        parseSmtpUrl(v);
+      } catch (err) {
+        if (!(err instanceof SmtpUrlError)) throw err;
+        ctx.addIssue({ code: 'custom', message: err.message });
+      }
+    })
+    .describe('smtp:// (STARTTLS when offered) or smtps://; TLS options as query parameters (libs/config smtp-url.ts)'),
   EMAIL_FROM: z.string().default('Family Stories <stories@localhost>'),
+  DKIM_DOMAIN: optionalString().describe('DKIM signing domain (d=); with DKIM_SELECTOR and DKIM_PRIVATE_KEY'),
+  DKIM_SELECTOR: optionalString().describe('DKIM selector (s=): the key is published at <selector>._domainkey.<domain>'),
+  // Never echoed in a configuration error (load.ts): a private key. Checked in platform-config.ts.
+  DKIM_PRIVATE_KEY: z.string().optional().describe('RSA private key (PEM; \\n accepted for newlines) that signs outgoing mail'),
 });
 
 /** Shared rate-limit store and the scale applied to every limit (load tests raise it). */

@@ -5,3 +5,5 @@ export * from './platform-config';
 export * from './version';
 export * from './trust-proxy';
 export * from './oauth';
+export * from './smtp-url';
+export * from './dkim';

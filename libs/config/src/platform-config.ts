@@ -3,7 +3,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { databaseEnv, emailEnv, providersEnv, rateLimitEnv, runtimeEnv, secretsEnv, storageEnv } from './env';
-import { parseEnv } from './load';
+import { parseDkim, type DkimSettings } from './dkim';
+import { ConfigError, parseEnv } from './load';
 import { persistentSecret } from './secrets';
 import type { TrustProxySetting } from './trust-proxy';
 
@@ -21,6 +22,11 @@ export const platformEnvSchema = runtimeEnv
     const prod = env.NODE_ENV === 'production';
     need(prod && !env.JWT_SECRET, 'JWT_SECRET', 'is required when NODE_ENV=production');
     need(prod && !env.UPLOAD_TICKET_SECRET, 'UPLOAD_TICKET_SECRET', 'is required when NODE_ENV=production');
+    // Every service puts its own public address in mail or answers (unsubscribe, share pages, media and
+    // OAuth links): in production a guessed localhost address would be wrong without anyone noticing.
+    need(prod && !env.PUBLIC_BASE_URL, 'PUBLIC_BASE_URL', "is required when NODE_ENV=production (this service's public address, used in links)");
+    need(!!env.S3_PUBLIC_ENDPOINT && !env.S3_BUCKET, 'S3_BUCKET', 'is required when S3_PUBLIC_ENDPOINT is set');
+    for (const [variable, message] of parseDkim(env).issues) need(true, variable, message);
     need(!!env.S3_BUCKET && !!env.S3_ENDPOINT && !env.S3_ACCESS_KEY_ID, 'S3_ACCESS_KEY_ID', 'is required with S3_ENDPOINT');
     need(!!env.S3_BUCKET && !!env.S3_ENDPOINT && !env.S3_SECRET_ACCESS_KEY, 'S3_SECRET_ACCESS_KEY', 'is required with S3_ENDPOINT');
     need(!env.S3_BUCKET && !!env.S3_ENDPOINT, 'S3_BUCKET', 'is required when S3_ENDPOINT is set');
@@ -52,10 +58,20 @@ export interface PlatformConfig {
   trustProxy: TrustProxySetting;
   database: { url?: string; useEmbedded: boolean; embeddedPort: number; poolMax: number; sessionCacheMs: number };
   storage:
-    | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean }
+    | {
+        driver: 's3';
+        bucket: string;
+        endpoint?: string;
+        /** S3_PUBLIC_ENDPOINT: the address presigned URLs name (browsers reach storage there); default `endpoint`. */
+        publicEndpoint?: string;
+        region: string;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+        forcePathStyle: boolean;
+      }
     | { driver: 'local'; root: string }
     | { driver: 'none' };
-  email: { driver: 'smtp'; smtpUrl: string; from: string } | { driver: 'outbox'; outboxDir: string; from: string };
+  email: { driver: 'smtp'; smtpUrl: string; from: string; dkim?: DkimSettings } | { driver: 'outbox'; outboxDir: string; from: string };
   rateLimit: { redisUrl?: string; scale: number };
   /** tools-api search engine (issue 16): PostgreSQL full text, or Meilisearch fed by the job runner. */
   search: { provider: 'postgres' } | { provider: 'meilisearch'; url: string; apiKey?: string; index: string };
@@ -89,12 +105,36 @@ export interface PlatformConfig {
   >;
 }
 
+export const DEFAULT_APP_URL = 'http://localhost:5173';
+
+export interface PlatformLoadOptions {
+  /**
+   * Link bases this service needs beyond its own PUBLIC_BASE_URL (core-api and email-service: APP_URL):
+   * with NODE_ENV=production each must be set, reported in the same one-line error as every other issue.
+   */
+  publicUrlsInProduction?: string[];
+}
+
+function missingInProduction(env: Record<string, string | undefined>, variables: string[]): string[] {
+  if (env['NODE_ENV'] !== 'production') return [];
+  return variables.filter((v) => !env[v]?.trim()).map((v) => `${v}: is required when NODE_ENV=production (links in mail and answers are built from it)`);
+}
+
 const DEFAULT_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://localhost:5173'];
 
 /** Parse the shared environment. Dev secrets missing from env are generated once under DATA_DIR. */
-export function loadPlatformConfig(env: Record<string, string | undefined>): PlatformConfig {
-  const e = parseEnv(platformEnvSchema, env);
+export function loadPlatformConfig(env: Record<string, string | undefined>, options: PlatformLoadOptions = {}): PlatformConfig {
+  const missing = missingInProduction(env, options.publicUrlsInProduction ?? []);
+  let e: PlatformEnv;
+  try {
+    e = parseEnv(platformEnvSchema, env);
+  } catch (err) {
+    if (err instanceof ConfigError && missing.length > 0) throw new ConfigError([...err.issues, ...missing]);
+    throw err;
+  }
+  if (missing.length > 0) throw new ConfigError(missing);
   const dataDir = path.resolve(e.DATA_DIR);
+  const dkim = parseDkim(e).settings;
   return {
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
@@ -104,12 +144,12 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS.length > 0 ? e.CORS_ORIGINS : DEFAULT_ORIGINS,
     publicBaseUrl: e.PUBLIC_BASE_URL,
-    appUrl: e.APP_URL.replace(/\/+$/, ''),
+    appUrl: (e.APP_URL ?? DEFAULT_APP_URL).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     database: { url: e.DATABASE_URL, useEmbedded: !e.DATABASE_URL, embeddedPort: e.EMBEDDED_PG_PORT, poolMax: e.DB_POOL_MAX, sessionCacheMs: e.SESSION_CACHE_MS },
     storage: storageConfig(e, dataDir),
     email: e.SMTP_URL
-      ? { driver: 'smtp', smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM }
+      ? { driver: 'smtp', smtpUrl: e.SMTP_URL, from: e.EMAIL_FROM, ...(dkim ? { dkim } : {}) }
       : { driver: 'outbox', outboxDir: path.join(dataDir, 'outbox'), from: e.EMAIL_FROM },
     rateLimit: { redisUrl: e.REDIS_URL, scale: e.RATE_LIMIT_SCALE },
     search: e.SEARCH_PROVIDER === 'meilisearch' && e.MEILI_URL ? { provider: 'meilisearch', url: e.MEILI_URL, apiKey: e.MEILI_API_KEY, index: e.MEILI_INDEX } : { provider: 'postgres' },
@@ -159,5 +199,6 @@ function storageConfig(e: PlatformEnv, dataDir: string): PlatformConfig['storage
     accessKeyId: e.S3_ACCESS_KEY_ID,
     secretAccessKey: e.S3_SECRET_ACCESS_KEY,
     forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    ...(e.S3_PUBLIC_ENDPOINT ? { publicEndpoint: e.S3_PUBLIC_ENDPOINT } : {}),
   };
 }

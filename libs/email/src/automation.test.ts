@@ -103,6 +103,27 @@ describe('seeded wrappers', () => {
       skipped: [{ template: 'family_invitation', reason: 'missing_variables:invitation_url' }],
     });
   });
+
+  it('shows the inviter’s personal message in the invitation, escaped in HTML, and no empty frame without one', async () => {
+    const inviter = await createAccount(t);
+    const invitee = await createAccount(t);
+    const message = 'Come share <b>Grandma</b>\'s stories & "recipes"\nSee you soon';
+    const base = { family_id: 'f2', family_name: 'The Okafors', inviter_name: 'Ngozi', invitation_token: 'tok456', to_email: invitee.email, app_url: 'https://app.example.test' };
+    await triggerFamilyInvitation(t.db, inviter.id, { ...base, message, idempotency_key: 'invite:f2:1' });
+    const [withMessage] = await t.sql`select html_content, text_content from email_send_queue where to_email = ${invitee.email}`;
+    const html = String(withMessage!['html_content']);
+    expect(html).toContain('Come share &lt;b&gt;Grandma&lt;/b&gt;&#39;s stories &amp; &quot;recipes&quot;\nSee you soon</blockquote>');
+    expect(html).not.toContain('<b>Grandma</b>');
+    expect(html).not.toMatch(/\{\{[#/]?message\}\}/);
+    expect(String(withMessage!['text_content'])).toContain(`Ngozi wrote:\n"${message}"\n\nAccept the invitation: https://app.example.test/invite/tok456`);
+
+    const other = await createAccount(t);
+    await triggerFamilyInvitation(t.db, inviter.id, { ...base, to_email: other.email, idempotency_key: 'invite:f2:2' });
+    const [plain] = await t.sql`select html_content, text_content from email_send_queue where to_email = ${other.email}`;
+    expect(String(plain!['html_content'])).not.toContain('<blockquote');
+    expect(String(plain!['text_content'])).not.toContain('wrote:');
+    expect(String(plain!['text_content'])).toContain('voices.\n\nAccept the invitation: https://app.example.test/invite/tok456');
+  });
 });
 
 it('does not send the variant template of a running A/B test on its own', async () => {

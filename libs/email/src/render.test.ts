@@ -17,6 +17,16 @@ describe('renderTemplate', () => {
   });
 });
 
+describe('optional blocks {{#name}}...{{/name}}', () => {
+  it('render their inside only when the variable has a value, escaped as everything else', () => {
+    const text = 'A{{#note}} [{{note}}]{{/note}} B{{# other }}never{{/ other }}';
+    expect(renderTemplate(text, { note: '<i>hi</i>' }, { escapeHtml: true })).toBe('A [&lt;i&gt;hi&lt;/i&gt;] B');
+    expect(renderTemplate(text, { note: '   ' }, { escapeHtml: true })).toBe('A B');
+    expect(renderTemplate(text, {}, { escapeHtml: false })).toBe('A B');
+    expect(placeholdersIn(text)).toEqual(['note', 'other']);
+  });
+});
+
 describe('renderEmail', () => {
   const template = {
     subjectTemplate: '{{inviter_name}} invited you to {{family_name}}',

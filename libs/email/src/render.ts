@@ -3,6 +3,11 @@
 
 /** A placeholder: `{{ name }}` with optional spaces; dotted names are looked up as one key, then as a path. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
+/**
+ * An optional block (Mustache's section syntax): `{{#name}}...{{/name}}` renders its inside only when
+ * `name` has a value (not empty, not only spaces), e.g. the inviter's personal message with its frame.
+ */
+const SECTION = /\{\{#\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}([\s\S]*?)\{\{\/\s*\1\s*\}\}/g;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -21,9 +26,10 @@ function lookup(variables: Record<string, unknown>, name: string): unknown {
   return current;
 }
 
-/** Replace every `{{name}}`; unknown or null values render as ''. HTML bodies pass escapeHtml: true. */
+/** Replace every `{{name}}` (and `{{#name}}...{{/name}}` blocks); unknown or null values render as ''. HTML bodies pass escapeHtml: true. */
 export function renderTemplate(text: string, variables: Record<string, unknown>, options: { escapeHtml: boolean }): string {
-  return text.replace(PLACEHOLDER, (_match, name: string) => {
+  const withSections = text.replace(SECTION, (_match, name: string, inside: string) => (isEmpty(lookup(variables, name)) ? '' : inside));
+  return withSections.replace(PLACEHOLDER, (_match, name: string) => {
     const value = lookup(variables, name);
     if (value === undefined || value === null) return '';
     const str = typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -31,10 +37,10 @@ export function renderTemplate(text: string, variables: Record<string, unknown>,
   });
 }
 
-/** The distinct placeholder names in a text, in order of first appearance. */
+/** The distinct placeholder names in a text (sections included), in order of first appearance. */
 export function placeholdersIn(text: string): string[] {
   const names = new Set<string>();
-  for (const m of text.matchAll(PLACEHOLDER)) names.add(m[1] as string);
+  for (const m of text.matchAll(/\{\{\s*[#/]?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g)) names.add(m[1] as string);
   return [...names];
 }
 

@@ -14,3 +14,4 @@ export * from './security-checks';
 export * from './access/token-attacks';
 export * from './access/impersonation-probe';
 export * from './pdf-reader';
+export * from './tls-fixtures';

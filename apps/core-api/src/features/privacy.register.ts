@@ -1,5 +1,6 @@
 // Privacy and data export (issue 13 points 2 and 3): registered by app.ts; every route is authenticated.
-// Job kinds on the core runner: data-export.build, data-export.expire (recurring), account.purge_storage.
+// Job kinds on the core runner: data-export.build, data-export.expire (recurring), account.purge_storage,
+// account.purge_prefixes.
 import type { App } from '@story/http';
 import { createDataExportService, DATA_EXPORT_JOB } from './data-export/data-export.service';
 import { dataExportRoutes } from './data-export/data-export.routes';
@@ -21,11 +22,12 @@ export async function registerPrivacy(app: App, deps: CoreFeatureDeps): Promise<
     db,
     storage: providers.storage,
     enqueue: (kind, payload, tx) => jobs.enqueue(kind, payload, {}, tx),
-    scrubPayload: async (jobId) => void (await sql`update jobs set payload = '{"keys": []}'::jsonb where id = ${jobId}`),
+    scrubPayload: async (jobId, empty) => void (await sql`update jobs set payload = ${JSON.stringify(empty)}::jsonb where id = ${jobId}`),
     wakeRunner: () => jobs.wake(),
   });
   for (const job of exports.jobs) jobs.define(job);
-  jobs.define(erasure.job);
+  jobs.define(erasure.jobs.purgeKeys);
+  jobs.define(erasure.jobs.purgePrefixes);
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', deps.authHook);

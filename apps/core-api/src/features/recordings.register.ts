@@ -10,6 +10,7 @@ import { createStoriesService } from './stories/stories.service';
 import { createTicketSigner } from './uploads/upload-ticket';
 import { directUploadRoutes, uploadsRoutes } from './uploads/uploads.routes';
 import { createUploadsService } from './uploads/uploads.service';
+import { uploadSweepJob } from './uploads/upload-sweep';
 import { recordingProcessJob } from '../workers/recording-jobs.worker';
 
 export async function registerRecordingsToStories(app: App, deps: CoreFeatureDeps): Promise<void> {
@@ -20,6 +21,8 @@ export async function registerRecordingsToStories(app: App, deps: CoreFeatureDep
   const uploads = createUploadsService({ sql, storage: providers.storage, tickets: createTicketSigner(config.secrets.uploadTicketSecret), recordings });
   const uploadLimit = deps.rateLimit.route('core.uploads');
   jobs.define(recordingProcessJob({ sql, storage: providers.storage, speech: providers.speech, log: app.log.child({ component: 'core-jobs' }) }));
+  // Direct uploads never registered are deleted once their ticket expires (recurring, every 15 minutes).
+  jobs.define(uploadSweepJob({ sql, storage: providers.storage }));
 
   await app.register(directUploadRoutes({ uploads, maxStoredFileBytes }), { prefix: '/api/uploads/direct' });
   await app.register(async (scope) => {

@@ -1,7 +1,7 @@
 // SQL of the send queue as one worker sees it (postgres.js). Every outcome write is guarded by
 // `locked_by = <this worker> and status = 'processing'`: a worker whose lease ran out and whose row was
 // reclaimed writes nothing, so only the row's current holder records a result.
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { claimRows, extendLease } from '@story/jobs';
 
 /**
@@ -33,6 +33,32 @@ export interface ClaimedRow {
 }
 
 const QUEUE_TABLE = { table: 'email_send_queue', runningStatus: 'processing' } as const;
+
+/** An address to stop mailing (email_suppressions' reasons: a refusal at RCPT TO is a hard bounce). */
+export interface Suppression {
+  email: string;
+  userId: string | null;
+  reason: 'hard_bounce';
+}
+
+/**
+ * libs/email suppressAddress's effect inside this transaction (it runs its own Drizzle transaction on
+ * another connection; the failure and the suppression must commit together): the address row, and the
+ * owning account's suppressed_at, as the webhook repository does for email.bounced.
+ */
+async function suppressAddress(tx: TransactionSql, input: Suppression): Promise<void> {
+  const email = input.email.trim().toLowerCase();
+  await tx`insert into email_suppressions (email, reason) values (${email}, ${input.reason})
+    on conflict (email) do update set reason = excluded.reason`;
+  // The row's account when it still exists, else the account holding the address (if any).
+  const [owner] = await tx<{ id: string }[]>`select id from accounts
+     where ${input.userId ? tx`id = ${input.userId} or ` : tx``}lower(email) = ${email}
+     order by ${input.userId ? tx`(id = ${input.userId}) desc` : tx`id`} limit 1`;
+  if (!owner) return;
+  await tx`insert into user_email_preferences (user_id, suppressed_at, suppression_reason) values (${owner.id}, now(), ${input.reason})
+    on conflict (user_id) do update set suppressed_at = coalesce(user_email_preferences.suppressed_at, now()),
+      suppression_reason = excluded.suppression_reason, updated_at = now()`;
+}
 
 export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }: { workerId: string; leaseSeconds: number }) {
   /**
@@ -143,8 +169,11 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
          where id = ${id} and locked_by = ${workerId} and status = 'processing'`;
     },
 
-    /** Failed for good, counted in the template's figures of the day in the same transaction. */
-    async markFailed(id: string, attempts: number, errorMessage: string, redaction: Redaction | null = null): Promise<void> {
+    /**
+     * Failed for good, counted in the template's figures of the day in the same transaction; with
+     * `suppress`, the address is suppressed there too (only when this worker still held the row).
+     */
+    async markFailed(id: string, attempts: number, errorMessage: string, redaction: Redaction | null = null, suppress?: Suppression): Promise<void> {
       await sql.begin(async (tx) => {
         const updated = await tx<{ template_id: string | null }[]>`update email_send_queue
              set status = 'failed', attempts = ${attempts}, next_attempt_at = null,
@@ -152,11 +181,13 @@ export function createEmailQueueRepository(sql: Sql, { workerId, leaseSeconds }:
                  ${redactionSet(redaction)}
            where id = ${id} and locked_by = ${workerId} and status = 'processing'
           returning template_id`;
+        if (updated.length === 0) return;
         const templateId = updated[0]?.template_id;
         if (templateId) {
           await tx`insert into email_analytics (template_id, date, failed) values (${templateId}, (now() at time zone 'utc')::date, 1)
             on conflict (template_id, date) do update set failed = email_analytics.failed + 1, updated_at = now()`;
         }
+        if (suppress) await suppressAddress(tx, suppress);
       });
     },
 

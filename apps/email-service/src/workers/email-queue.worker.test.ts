@@ -70,7 +70,7 @@ it('adds RFC 8058 List-Unsubscribe headers to marketing and reminder mail, not t
   expect(byId(ids.transactional).header('List-Unsubscribe-Post')).toBeUndefined();
 });
 
-it('retries a 451 with exponential backoff, then fails after max attempts without provider text', async () => {
+it('retries a 451 with exponential backoff, then fails after max attempts with the server’s reply', async () => {
   const templateId = await createTemplate(t, 'reminder');
   const id = await enqueue(t, { templateId, to: 'slow@example.test', category: 'reminder' });
   t.smtp.rejectWith(451);
@@ -96,18 +96,18 @@ it('retries a 451 with exponential backoff, then fails after max attempts withou
   await t.database.sql`update email_send_queue set next_attempt_at = now() - interval '1 second' where id = ${id}`;
   expect(await w.processBatch()).toMatchObject({ failed: 1 });
   r = await row(id);
-  expect(r).toMatchObject({ status: 'failed', attempts: 3, error_message: 'Mail server unavailable after 3 attempts' });
-  expect(String(r['error_message'])).not.toMatch(/Refused|451/);
+  expect(r).toMatchObject({ status: 'failed', attempts: 3, error_message: 'Mail server unavailable after 3 attempts: 451 Refused with 451 (RCPT TO)' });
   const [day] = await t.database.sql`select failed from email_analytics where template_id = ${templateId}`;
   expect(day!['failed']).toBe(1);
   expect(t.smtp.received).toHaveLength(0);
 });
 
-it('fails a 550 rejection immediately', async () => {
+it('fails a 550 rejection immediately and suppresses the address', async () => {
   const id = await enqueue(t, { to: 'nobody@example.test', category: 'transactional' });
   t.smtp.rejectWith(550);
   expect(await worker().processBatch()).toMatchObject({ claimed: 1, failed: 1 });
-  expect(await row(id)).toMatchObject({ status: 'failed', attempts: 1, error_message: 'Rejected by the mail server' });
+  expect(await row(id)).toMatchObject({ status: 'failed', attempts: 1, error_message: 'Refused by the mail server: 550 Refused with 550 (RCPT TO) (address suppressed)' });
+  expect(await t.database.sql`select reason from email_suppressions where email = 'nobody@example.test'`).toEqual([{ reason: 'hard_bounce' }]);
 });
 
 it('re-checks deliverability at send time: unsubscribed category and suppressed address are cancelled', async () => {

@@ -18,7 +18,7 @@ import type postgres from 'postgres';
 import type { Database, EmailCategory } from '@story/db';
 import type { Deliverability } from '@story/email';
 import { checkDeliverableMany, createUnsubscribeTokens, currentUnsubscribeVersion, redactQueuedEmail, unsubscribeHeaders } from '@story/email';
-import { ProviderError, type EmailDelivery, type EmailMessage } from '@story/providers';
+import { isEmailDeliveryError, ProviderError, type EmailDelivery, type EmailMessage } from '@story/providers';
 import { createEmailQueueRepository, type ClaimedRow, type Redaction } from './email-queue.repository';
 import { createSentMarks } from './sent-marks';
 
@@ -74,14 +74,18 @@ export function senderDomain(from: string): string {
   return match?.[1]?.toLowerCase() ?? 'localhost';
 }
 
-/** Our words for a failure; nothing of the provider's text is stored. */
-function failureMessage(err: unknown, attempts: number, final: boolean): string {
+/**
+ * What the queue row and the log say about a failure: our words for what happens next, then the mail
+ * server's own reason (TLS, connection, its 4xx/5xx reply; addresses masked, never a body or a link).
+ */
+export function failureMessage(err: unknown, attempts: number, final: boolean): string {
+  const reason = isEmailDeliveryError(err) ? `: ${err.reason}` : '';
   if (err instanceof ProviderError) {
-    if (err.kind === 'rejected_input') return 'Rejected by the mail server';
-    if (err.kind === 'auth') return 'Mail server authentication failed';
-    if (final && err.retryable) return `Mail server unavailable after ${attempts} attempts`;
-    if (err.retryable) return 'Mail server temporarily unavailable';
-    return 'Delivery failed';
+    if (err.kind === 'rejected_input') return `Refused by the mail server${reason}`;
+    if (err.kind === 'auth') return `Mail server authentication failed${reason}`;
+    if (final && err.retryable) return `Mail server unavailable after ${attempts} attempts${reason}`;
+    if (err.retryable) return `Mail server temporarily unavailable${reason}`;
+    return `Delivery failed${reason}`;
   }
   return final ? `Delivery failed after ${attempts} attempts` : 'Delivery failed; will retry';
 }
@@ -137,17 +141,22 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     }
   }
 
-  async function markFailedOrRetry(row: ClaimedRow, err: unknown): Promise<'failed' | 'retried'> {
+  async function markFailedOrRetry(row: ClaimedRow, err: unknown): Promise<{ outcome: 'failed' | 'retried'; message: string; suppressed: boolean }> {
     const attempts = row.attempts + 1;
     const maxAttempts = Math.min(row.max_attempts, options.maxAttempts);
     const retryable = err instanceof ProviderError ? err.retryable : true;
     if (retryable && attempts < maxAttempts) {
       const delay = BACKOFF_BASE_SECONDS * 2 ** row.attempts;
-      await queue.scheduleRetry(row.id, attempts, delay, failureMessage(err, attempts, false));
-      return 'retried';
+      const message = failureMessage(err, attempts, false);
+      await queue.scheduleRetry(row.id, attempts, delay, message);
+      return { outcome: 'retried', message, suppressed: false };
     }
-    await queue.markFailed(row.id, attempts, failureMessage(err, attempts, true), redactionOf(row));
-    return 'failed';
+    // A permanent refusal of the recipient is a hard bounce told at once: the address is suppressed, in
+    // the transaction that fails the row, as the webhook's email.bounced would do.
+    const suppress = isEmailDeliveryError(err) && err.recipientRefused;
+    const message = `${failureMessage(err, attempts, true)}${suppress ? ' (address suppressed)' : ''}`;
+    await queue.markFailed(row.id, attempts, message, redactionOf(row), suppress ? { email: row.to_email, userId: row.user_id, reason: 'hard_bounce' } : undefined);
+    return { outcome: 'failed', message, suppressed: suppress };
   }
 
   /** Sends one row; the "sent" checkpoint is handed to the group commit and its promise pushed on `marks`. */
@@ -168,9 +177,10 @@ export function createEmailQueueWorker(options: EmailQueueWorkerOptions): EmailQ
     try {
       sent = await delivery.send(message);
     } catch (err) {
-      const outcome = await markFailedOrRetry(row, err);
+      const { outcome, message, suppressed } = await markFailedOrRetry(row, err);
       result[outcome] += 1;
-      log.warn({ queueId: row.id, outcome, kind: err instanceof ProviderError ? err.kind : 'unknown' }, 'email send failed');
+      // The stored message is the log's reason: the server's words with addresses masked (delivery-error.ts).
+      log.warn({ queueId: row.id, outcome, kind: err instanceof ProviderError ? err.kind : 'unknown', reason: message, ...(suppressed ? { suppressed } : {}) }, 'email send failed');
       return;
     }
     // The lane goes on to its next message while the checkpoint waits for the next group write.

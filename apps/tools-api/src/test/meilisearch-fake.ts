@@ -141,7 +141,8 @@ function search(fake: MeiliFake, body: Record<string, unknown>) {
   return { hits, query: body['q'] ?? '', offset, limit, estimatedTotalHits: scored.length, processingTimeMs: 0, ...(body['facets'] ? { facetDistribution } : {}) };
 }
 
-export async function startMeiliFake(apiKey = 'test-meili-key'): Promise<MeiliFake> {
+/** `port` 0 picks a free one; a stopped fake can be started again on its old port. */
+export async function startMeiliFake(apiKey = 'test-meili-key', port = 0): Promise<MeiliFake> {
   const tasks = new Map<number, Task>();
   const fake: MeiliFake = { url: '', apiKey, docs: new Map(), settings: { filterableAttributes: [], sortableAttributes: [] }, calls: [], failNextTask: false, close: async () => undefined };
   const task = (indexUid: string, type: string, apply: () => void) => {
@@ -187,7 +188,7 @@ export async function startMeiliFake(apiKey = 'test-meili-key'): Promise<MeiliFa
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return fake;

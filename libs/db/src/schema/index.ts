@@ -30,3 +30,4 @@ export * from './tools-admin';
 export * from './jobs';
 export * from './auth-identities';
 export * from './auth-magic-links';
+export * from './direct-uploads';

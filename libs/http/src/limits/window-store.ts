@@ -1,12 +1,28 @@
 // The short-window store of the limiter: @fastify/rate-limit for every service, in-process by default, Redis
 // when REDIS_URL is set so limits hold across replicas. Routes name a limit of the table
 // (`config: { rateLimit: rateLimit.route('core.uploads') }`); X-RateLimit-Reset is sent as epoch seconds
-// (spec 001 Limits), Retry-After in seconds.
+// (spec 001 Limits), Retry-After in seconds. With Redis: a REDIS_URL that does not answer at start stops
+// the service naming it; an outage later costs milliseconds (short timeouts, no offline queue) and the
+// circuit breaker of fallback-store.ts counts in-process until Redis answers again.
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Redis from 'ioredis';
+import type { HealthCheck } from '../health';
+import type { CircuitBreaker } from '../circuit-breaker';
+import { createRedisBreaker, fallbackStoreClass } from './fallback-store';
 import { limitSpec, scaledMax, type WindowLimitName } from './limit-table';
 import { windowRefusal } from './refusals';
+
+// The plugin's own stores (not in its typings): Redis through the breaker, LocalStore as the fallback.
+const RedisStore = require('@fastify/rate-limit/store/RedisStore');
+const LocalStore = require('@fastify/rate-limit/store/LocalStore');
+
+/** How long a Redis command may take before the request is counted in-process instead. */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+/** How long the breaker stays open before one request tries Redis again. */
+export const REDIS_RETRY_MS = 5_000;
+/** How long a service waits at start for REDIS_URL to answer. */
+export const REDIS_STARTUP_TIMEOUT_MS = 5_000;
 
 type KeyGenerator = (request: FastifyRequest) => string;
 
@@ -23,12 +39,74 @@ export interface RateLimitSetup {
   scale: number;
   /** The service-wide limit (a name of the table, or explicit for tests), or none (routes then opt in). */
   global?: WindowLimitName | RouteLimit;
+  /** Breaker and start timings (tests shorten them). */
+  redisTimings?: { commandTimeoutMs?: number; retryMs?: number; startupTimeoutMs?: number };
 }
 
 export interface RateLimitHandle {
   /** Route-level config for a named limit of the table: `config: { rateLimit: handle.route('core.stories') }`. */
   route(name: WindowLimitName): RouteLimit;
   redis?: Redis;
+  /** /health's check of the shared store (only with REDIS_URL): 'ok', or degraded while counting in-process. */
+  storeCheck?: HealthCheck;
+}
+
+/** host:port of a Redis URL, for messages (never its password). */
+function redisAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 6379}`;
+  } catch {
+    return 'the configured address';
+  }
+}
+
+/** Connect at start; a Redis that does not answer stops the service with one line naming REDIS_URL. */
+async function connectRedis(url: string, timings: Required<NonNullable<RateLimitSetup['redisTimings']>>): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    commandTimeout: timings.commandTimeoutMs,
+    // Commands fail at once while disconnected instead of waiting in a queue for the reconnect.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Reconnect in the background while the breaker counts in-process.
+    retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2_000),
+  });
+  // Errors are reported through the breaker (once per outage); without a listener ioredis would throw.
+  redis.on('error', () => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      redis.connect().then(() => redis.ping()),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timings.startupTimeoutMs} ms`)), timings.startupTimeoutMs);
+      }),
+    ]);
+  } catch (err) {
+    redis.disconnect();
+    const e = err as { code?: string; message?: string };
+    throw new Error(`REDIS_URL: Redis at ${redisAddress(url)} does not answer (${e.code ?? e.message ?? 'no answer'})`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return redis;
+}
+
+function storeCheck(redis: Redis, breaker: CircuitBreaker): HealthCheck {
+  return async () => {
+    // Closed, or due for a retry: ask Redis (a health poll can close the breaker when no request came).
+    if (breaker.allow()) {
+      try {
+        await redis.ping();
+        breaker.success();
+        return 'ok';
+      } catch (err) {
+        breaker.failure(err);
+      }
+    }
+    return { status: 'degraded', store: 'in-process', error: `Redis does not answer (${breaker.lastError ?? 'circuit open'}); limits are counted per replica` };
+  };
 }
 
 /** Key: the signed-in caller when known (auth runs first), else the client address. */
@@ -50,11 +128,26 @@ export function routeLimit(name: WindowLimitName, scale: number): RouteLimit {
 export async function registerRateLimit(app: FastifyInstance, setup: RateLimitSetup): Promise<RateLimitHandle> {
   const global = typeof setup.global === 'string' ? routeLimit(setup.global, setup.scale) : setup.global && { ...setup.global, max: Math.max(1, Math.floor(setup.global.max * setup.scale)) };
   let redis: Redis | undefined;
+  let store: RateLimitPluginOptions['store'];
+  let check: HealthCheck | undefined;
+  const nameSpace = `rl:${app.serviceName ?? 'svc'}:`;
   if (setup.redisUrl) {
-    redis = new Redis(setup.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false });
-    redis.on('error', (err) => app.log.warn({ err: err.message }, 'rate-limit store error'));
+    const timings = {
+      commandTimeoutMs: setup.redisTimings?.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
+      retryMs: setup.redisTimings?.retryMs ?? REDIS_RETRY_MS,
+      startupTimeoutMs: setup.redisTimings?.startupTimeoutMs ?? REDIS_STARTUP_TIMEOUT_MS,
+    };
+    const client = await connectRedis(setup.redisUrl, timings);
+    redis = client;
+    const breaker = createRedisBreaker({ retryMs: timings.retryMs, log: app.log });
+    // A reconnect closes the breaker at once, before the next retry is due.
+    client.on('ready', () => breaker.success());
+    store = fallbackStoreClass({ redis: client, breaker, nameSpace, RedisStore, LocalStore }) as unknown as RateLimitPluginOptions['store'];
+    check = storeCheck(client, breaker);
     app.addHook('onClose', async () => {
-      await redis?.quit().catch(() => undefined);
+      // quit() waits for an answer; a Redis that is down would hold the close.
+      if (client.status === 'ready') await client.quit().catch(() => undefined);
+      else client.disconnect();
     });
   }
   const options: RateLimitPluginOptions = {
@@ -63,8 +156,8 @@ export async function registerRateLimit(app: FastifyInstance, setup: RateLimitSe
     max: global ? global.max : 1000,
     timeWindow: global?.timeWindow ?? '1 minute',
     keyGenerator: global?.keyGenerator ?? callerKey,
-    ...(redis ? { redis, nameSpace: `rl:${app.serviceName ?? 'svc'}:` } : {}),
-    // A broken shared store must not take the API down with it.
+    ...(store ? { store } : {}),
+    // A broken store must not take the API down with it (the Redis store falls back in-process itself).
     skipOnError: true,
     errorResponseBuilder: (_request, context) => windowRefusal({ max: context.max, ttlMs: context.ttl, after: context.after }),
   };
@@ -75,5 +168,5 @@ export async function registerRateLimit(app: FastifyInstance, setup: RateLimitSe
     if (reset !== undefined) reply.header('x-ratelimit-reset', Math.floor(Date.now() / 1000) + Number(reset));
     done(null, payload);
   });
-  return { redis, route: (name) => routeLimit(name, setup.scale) };
+  return { redis, route: (name) => routeLimit(name, setup.scale), ...(check ? { storeCheck: check } : {}) };
 }

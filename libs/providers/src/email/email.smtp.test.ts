@@ -1,12 +1,17 @@
 // Drives the SMTP adapter against a real smtp-server on 127.0.0.1: what arrives on the wire, the queue id it
 // reports, and how each kind of SMTP failure becomes a ProviderError.
+import { generateKeyPairSync } from 'node:crypto';
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
+import { dkimVerify } from 'mailauth/lib/dkim/verify';
+import { dkimDnsRecord } from '@story/config';
+import { testCaFile, testTlsCertificate } from '@story/testing';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { ProviderError } from '../provider-error';
 import type { EmailDelivery, EmailMessage } from './email.port';
 import { createEmailDelivery } from './index';
-import { parseQueueId, toSmtpProviderError } from './smtp.adapter';
+import { isRecipientRefusal, parseQueueId, smtpFailureReason, toSmtpProviderError } from './smtp.adapter';
+import { EmailDeliveryError } from './delivery-error';
 import { leafParts, parseMime } from './testing/mime';
 
 interface Received {
@@ -55,6 +60,11 @@ async function startSmtpServer(overrides: Partial<SMTPServerOptions> = {}): Prom
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** An smtp-server offering STARTTLS with a test certificate (libs/testing tls/), as Exim does with its default one. */
+function startTlsServer(cert: 'self-signed' | 'ca-signed', overrides: Partial<SMTPServerOptions> = {}): Promise<TestServer> {
+  return startSmtpServer({ disabledCommands: [], ...testTlsCertificate(cert), ...overrides });
 }
 
 const message = (overrides: Partial<EmailMessage> = {}): EmailMessage => ({
@@ -221,6 +231,149 @@ describe('SMTP email delivery', () => {
     const arrived = server.received.map((m) => parseMime(m.raw).header('Message-ID')).sort();
     expect(arrived).toEqual([...ids].sort());
     expect(new Set(server.received.map((m) => m.to[0])).size).toBe(50);
+  });
+});
+
+describe('SMTP delivery: TLS options, the server’s reasons, DKIM', () => {
+  let server: TestServer | undefined;
+  let delivery: EmailDelivery | undefined;
+  const connect = (url: string, extra: { dkim?: { domainName: string; keySelector: string; privateKey: string } } = {}) => {
+    delivery = createEmailDelivery({ driver: 'smtp', smtpUrl: url, from: 'noreply@stories.example', ...extra }, { timeoutMs: 3000 });
+    return delivery;
+  };
+  afterEach(async () => {
+    await delivery?.close();
+    delivery = undefined;
+    await server?.close();
+    server = undefined;
+  });
+
+  it('names the TLS failure of a STARTTLS server with a self-signed certificate, and sends once told to accept it', async () => {
+    server = await startTlsServer('self-signed');
+    const error = await connect(server.url).send(message()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmailDeliveryError);
+    expect(error).toMatchObject({ kind: 'unavailable', retryable: true, recipientRefused: false });
+    expect((error as EmailDeliveryError).reason).toMatch(/^TLS: self-signed certificate \(.*while connecting\)$/);
+    expect((error as Error).message).toContain('self-signed certificate');
+    expect(server.received).toHaveLength(0);
+    await delivery?.close();
+
+    const accepted = await connect(`${server.url}?tls.rejectUnauthorized=false`).send(message());
+    expect(accepted.accepted).toEqual(['grandma@example.com']);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('trusts a private certificate authority named by tls.caFile, and only certificates it signed', async () => {
+    const caFile = testCaFile;
+    server = await startTlsServer('ca-signed');
+    const sent = await connect(`${server.url}?tls.caFile=${encodeURIComponent(caFile)}&requireTLS=true`).send(message());
+    expect(sent.accepted).toEqual(['grandma@example.com']);
+    expect(server.received).toHaveLength(1);
+    await delivery?.close();
+    // Without the CA, the same server's certificate is refused by name.
+    const untrusted = await connect(server.url).send(message()).catch((e: unknown) => e);
+    expect((untrusted as EmailDeliveryError).reason).toMatch(/^TLS: unable to verify the first certificate/);
+    await delivery?.close();
+    await server.close();
+    // A certificate the CA did not sign is refused even with caFile.
+    server = await startTlsServer('self-signed');
+    const other = await connect(`${server.url}?tls.caFile=${encodeURIComponent(caFile)}`).send(message()).catch((e: unknown) => e);
+    expect((other as EmailDeliveryError).reason).toMatch(/^TLS: self-signed certificate/);
+  });
+
+  it('refuses to send in clear with requireTLS when the server offers no STARTTLS', async () => {
+    server = await startSmtpServer();
+    const error = await connect(`${server.url}?requireTLS=true`).send(message()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmailDeliveryError);
+    expect((error as EmailDeliveryError).reason).toMatch(/STARTTLS/i);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('carries the reply text of a 550 refusal of the recipient with the address masked, as a permanent recipient refusal', async () => {
+    server = await startTlsServer('self-signed', {
+      onRcptTo: (address, _session, callback) => callback(smtpError(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`, 550)),
+    });
+    const error = (await connect(`${server.url}?tls.rejectUnauthorized=false`).send(message()).catch((e: unknown) => e)) as EmailDeliveryError;
+    expect(error).toBeInstanceOf(EmailDeliveryError);
+    expect(error).toMatchObject({ kind: 'rejected_input', status: 550, retryable: false, recipientRefused: true });
+    expect(error.reason).toBe('550 5.1.1 <g***@example.com>: Recipient address rejected: User unknown in virtual mailbox table (RCPT TO)');
+    expect(`${error.reason} ${error.message}`).not.toContain('grandma@example.com');
+  });
+
+  it('keeps a 4xx reply retryable and a policy refusal (5.7.1) from suppressing the address', async () => {
+    server = await startSmtpServer({ onRcptTo: (_address, _session, callback) => callback(smtpError('4.2.0 Greylisted, please try again in 300 seconds', 450)) });
+    const later = (await connect(server.url).send(message()).catch((e: unknown) => e)) as EmailDeliveryError;
+    expect(later).toMatchObject({ kind: 'unavailable', retryable: true, recipientRefused: false, reason: '450 4.2.0 Greylisted, please try again in 300 seconds (RCPT TO)' });
+    await delivery?.close();
+    await server.close();
+    server = await startSmtpServer({ onRcptTo: (_address, _session, callback) => callback(smtpError('5.7.1 Relaying denied', 550)) });
+    const policy = (await connect(server.url).send(message()).catch((e: unknown) => e)) as EmailDeliveryError;
+    expect(policy).toMatchObject({ kind: 'rejected_input', retryable: false, recipientRefused: false, reason: '550 5.7.1 Relaying denied (RCPT TO)' });
+  });
+
+  it('names a refused connection in the reason', async () => {
+    const probe = net.createServer();
+    probe.listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const error = (await connect(`smtp://127.0.0.1:${port}`).send(message()).catch((e: unknown) => e)) as EmailDeliveryError;
+    expect(error.reason).toBe(`connect ECONNREFUSED 127.0.0.1:${port} (ESOCKET while connecting)`);
+  });
+
+  it('DKIM-signs every message so that mailauth verifies it against the key published in DNS', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const txt = dkimDnsRecord(pem);
+    const lookups: string[] = [];
+    // The DNS stub mailauth asks for <selector>._domainkey.<domain> TXT (its `resolver` option).
+    const resolver = async (name: string, rrtype: string) => {
+      lookups.push(`${rrtype} ${name}`);
+      if (rrtype === 'TXT' && name === 'mail2026._domainkey.stories.example') return [[txt]];
+      throw Object.assign(new Error(`no ${rrtype} for ${name}`), { code: 'ENOTFOUND' });
+    };
+    server = await startSmtpServer();
+    const smtp = connect(server.url, { dkim: { domainName: 'stories.example', keySelector: 'mail2026', privateKey: pem } });
+    await smtp.send(message({ messageId: '<dkim-1@stories.example>' }));
+    const raw = server.received[0]!.raw;
+    expect(raw).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=stories\.example;/m);
+
+    const verified = await dkimVerify(Buffer.from(raw), { resolver });
+    expect(lookups).toContain('TXT mail2026._domainkey.stories.example');
+    expect(verified.results).toHaveLength(1);
+    expect(verified.results[0]).toMatchObject({ signingDomain: 'stories.example', selector: 'mail2026', status: { result: 'pass' } });
+
+    // A body changed after signing fails the same check: the verifier is really verifying.
+    const tampered = raw.replace('tell us a story this week', 'tell us a story next week');
+    expect(tampered).not.toBe(raw);
+    const failed = await dkimVerify(Buffer.from(tampered), { resolver });
+    expect(failed.results[0]?.status.result).not.toBe('pass');
+  });
+});
+
+describe('smtpFailureReason and isRecipientRefusal', () => {
+  it.each([
+    [{ command: 'RCPT TO', responseCode: 550, response: '550 5.1.1 User unknown' }, true],
+    [{ command: 'RCPT TO', responseCode: 550, response: '550 Mailbox unavailable' }, true],
+    [{ command: 'RCPT TO', responseCode: 553, response: '553 sorry, that domain isn\u2019t in my list' }, true],
+    [{ command: 'RCPT TO', responseCode: 552, response: '552 5.2.2 Mailbox full' }, false],
+    [{ command: 'RCPT TO', responseCode: 550, response: '550 5.7.1 Relaying denied' }, false],
+    [{ command: 'RCPT TO', responseCode: 554, response: '554 Transaction failed' }, false],
+    [{ command: 'RCPT TO', responseCode: 451, response: '451 4.1.1 Try later' }, false],
+    [{ command: 'DATA', responseCode: 550, response: '550 5.1.1 User unknown' }, false],
+    [{ command: 'MAIL FROM', responseCode: 550, response: '550 5.1.0 Sender rejected' }, false],
+  ])('%j refuses the recipient: %s', (err, refused) => {
+    expect(isRecipientRefusal(err)).toBe(refused);
+  });
+
+  it('masks addresses, drops link queries and keeps one bounded line', () => {
+    const reason = smtpFailureReason({
+      command: 'DATA',
+      responseCode: 554,
+      response: '554 5.7.1 Message from joe.bloggs@example.org rejected:\r\n link https://stories.example/verify?token=secret123 is listed',
+    });
+    expect(reason).toBe('554 5.7.1 Message from j***@example.org rejected: link https://stories.example/verify?… is listed (DATA)');
+    expect(smtpFailureReason({ code: 'ESOCKET', command: 'CONN', message: 'x'.repeat(400) })).toHaveLength(300);
   });
 });
 

@@ -1,8 +1,12 @@
 // SMTP delivery through a pooled nodemailer transport (any SMTP server, or Resend's SMTP relay). nodemailer's
-// errors are translated here into ProviderError so the send worker decides retry or give-up by `kind` alone:
-// 4xx replies and broken connections are retried later, 5xx replies are final for that message.
+// errors are translated here into EmailDeliveryError (a ProviderError) so the send worker decides retry or
+// give-up by `kind` alone: 4xx replies and broken connections are retried later, 5xx replies are final for
+// that message. Each error carries the server's own reason (delivery-error.ts) and says whether the
+// recipient was refused for good. SMTP_URL's TLS options and DKIM signing come from libs/config.
 import type * as Nodemailer from 'nodemailer';
+import { parseSmtpUrl, type DkimSettings } from '@story/config';
 import { ProviderError, type ProviderErrorKind } from '../provider-error';
+import { cleanServerText, EmailDeliveryError } from './delivery-error';
 import type { EmailDelivery, EmailMessage, SendResult } from './email.port';
 import { resolveMessageId, toMailOptions, withSender } from './mail-options';
 import { lazyModule } from '../shared/lazy-module';
@@ -12,11 +16,13 @@ const loadSdk = lazyModule(() => require('nodemailer') as typeof Nodemailer);
 const PROVIDER = 'smtp';
 
 export interface SmtpDeliveryOptions {
-  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465 (implicit TLS). */
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465 (implicit TLS); TLS options as query parameters (libs/config smtp-url.ts). */
   smtpUrl: string;
+  /** DKIM-sign every message (DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY). */
+  dkim?: DkimSettings;
   /** Sender used when a message's `from` is empty. */
   defaultFrom?: string;
-  /** Skip STARTTLS even when offered; for local test servers only. */
+  /** Skip STARTTLS even when offered (tests; SMTP_URL's ignoreTLS=true says the same). */
   ignoreTLS?: boolean;
   /** Connect and greeting timeout; socket inactivity gets twice this, for large bodies on slow links. */
   timeoutMs?: number;
@@ -29,10 +35,47 @@ export const DEFAULT_SMTP_TIMEOUT_MS = 30_000;
 /** nodemailer's error fields we classify on; everything else about the error stays inside as `cause`. */
 interface SmtpErrorShape {
   code?: string;
+  /** The underlying socket or TLS error code (e.g. DEPTH_ZERO_SELF_SIGNED_CERT). */
+  originalCode?: string;
   responseCode?: number;
   response?: string;
   command?: string;
   message?: string;
+}
+
+const TLS_FAILURE = /certificate|self[- ]signed|\btls\b|\bssl\b|handshake|CERT_|ERR_TLS|ERR_SSL/i;
+
+/** The enhanced status code of a reply ("550 5.1.1 ..." → [5, 1, 1]), when the server gave one. */
+function enhancedCode(response: string | undefined): [number, number, number] | undefined {
+  const m = /^\d{3}[\s-]+([245])\.(\d{1,3})\.(\d{1,3})\b/.exec(response?.trim() ?? '');
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/**
+ * A permanent refusal of the recipient itself, as a hard bounce would report it: a 5xx answer to RCPT TO
+ * whose enhanced code is an address or mailbox status (5.1.x, 5.2.x but 5.2.2 "mailbox full"), or, without
+ * one, 550/551/553. Policy refusals (5.7.x: relaying denied, sender not authorised) and system or protocol
+ * errors say something about us or the server, not the address, and suppress nothing.
+ */
+export function isRecipientRefusal(err: Pick<SmtpErrorShape, 'command' | 'responseCode' | 'response'>): boolean {
+  if (err.command !== 'RCPT TO' || err.responseCode === undefined || err.responseCode < 500 || err.responseCode >= 600) return false;
+  const enhanced = enhancedCode(err.response);
+  if (enhanced) return enhanced[0] === 5 && (enhanced[1] === 1 || (enhanced[1] === 2 && enhanced[2] !== 2));
+  return err.responseCode === 550 || err.responseCode === 551 || err.responseCode === 553;
+}
+
+/** The server's own words for a failure, safe to log and store (delivery-error.ts cleanServerText). */
+export function smtpFailureReason(err: SmtpErrorShape): string {
+  if (err.responseCode !== undefined) {
+    const reply = err.response?.trim() || String(err.responseCode);
+    return cleanServerText(`${reply}${err.command ? ` (${err.command})` : ''}`);
+  }
+  const text = err.message?.trim() || 'unknown failure';
+  const where = err.command === 'CONN' ? 'while connecting' : err.command ? `after ${err.command}` : '';
+  const codes = [err.code, err.originalCode].filter((c): c is string => !!c && !text.includes(c)).join('/');
+  const tls = TLS_FAILURE.test(`${text} ${err.originalCode ?? ''}`) ? 'TLS: ' : '';
+  const tail = [codes, where].filter(Boolean).join(' ');
+  return cleanServerText(`${tls}${text}${tail ? ` (${tail})` : ''}`);
 }
 
 const CONNECTION_CODES = new Set(['ECONNECTION', 'ESOCKET', 'EDNS', 'ETLS', 'EPROXY', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
@@ -51,14 +94,13 @@ function kindFor(err: SmtpErrorShape): ProviderErrorKind {
   return 'failed';
 }
 
-/** Translate anything nodemailer throws into a ProviderError, keeping the SMTP reply code as `status`. */
+/** Translate anything nodemailer throws into an EmailDeliveryError, keeping the SMTP reply code as `status`. */
 export function toSmtpProviderError(err: unknown, action: string): ProviderError {
   if (err instanceof ProviderError) return err;
   const e: SmtpErrorShape = typeof err === 'object' && err !== null ? (err as SmtpErrorShape) : { message: String(err) };
   const kind = kindFor(e);
-  const reply = e.response ? `: ${e.response.replace(/\s+/g, ' ').slice(0, 200)}` : '';
-  const detail = e.responseCode !== undefined ? `server answered ${e.command ? `${e.command} with ` : ''}${e.responseCode}${reply}` : `${e.code ?? 'error'}: ${e.message ?? 'unknown failure'}`;
-  return new ProviderError(kind, PROVIDER, `smtp ${action} failed (${detail})`, { status: e.responseCode, cause: err });
+  const reason = smtpFailureReason(e);
+  return new EmailDeliveryError(kind, PROVIDER, `smtp ${action} failed: ${reason}`, { reason, recipientRefused: isRecipientRefusal(e), status: e.responseCode, cause: err });
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -86,20 +128,29 @@ export function createSmtpDelivery(options: SmtpDeliveryOptions): EmailDelivery 
   const timeoutMs = options.timeoutMs ?? DEFAULT_SMTP_TIMEOUT_MS;
   let transporter: ReturnType<typeof Nodemailer.createTransport>;
   try {
-    // Values in the URL (host, port, auth, secure from smtps://) win over these; TLS follows the scheme:
-    // smtps:// is implicit TLS, smtp:// upgrades with STARTTLS when the server offers it.
+    // TLS follows the scheme: smtps:// is implicit TLS, smtp:// upgrades with STARTTLS when the server
+    // offers it (requireTLS: or fails). The certificate is checked against Node's CAs, or tls.caFile's.
+    const url = parseSmtpUrl(options.smtpUrl);
     transporter = loadSdk().createTransport({
-      url: options.smtpUrl,
+      host: url.host,
+      port: url.port,
+      secure: url.secure,
+      ...(url.auth ? { auth: url.auth } : {}),
+      ...(url.name ? { name: url.name } : {}),
+      tls: url.tls,
+      requireTLS: url.requireTLS,
+      ignoreTLS: options.ignoreTLS ?? url.ignoreTLS,
+      ...(options.dkim ? { dkim: { domainName: options.dkim.domainName, keySelector: options.dkim.keySelector, privateKey: options.dkim.privateKey } } : {}),
       pool: true,
       maxConnections: options.maxConnections ?? 5,
       maxMessages: options.maxMessages ?? 100,
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs * 2,
-      ignoreTLS: options.ignoreTLS ?? false,
     });
   } catch (err) {
-    throw toSmtpProviderError(err, 'configuration');
+    // parseSmtpUrl's message never repeats the URL (it may carry a password).
+    throw new ProviderError('failed', PROVIDER, `SMTP_URL: ${err instanceof Error ? err.message : 'cannot be used'}`, { cause: err });
   }
 
   return {

@@ -5,7 +5,18 @@ import { createUnconfiguredStorage } from './unconfigured.adapter';
 import type { ObjectStorage } from './storage.port';
 
 export type StorageConfig =
-  | { driver: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; requestTimeoutMs?: number }
+  | {
+      driver: 's3';
+      bucket: string;
+      endpoint?: string;
+      /** S3_PUBLIC_ENDPOINT: the host presigned URLs name. */
+      publicEndpoint?: string;
+      region: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+      requestTimeoutMs?: number;
+    }
   | { driver: 'local'; root: string }
   | { driver: 'none' };
 

@@ -38,6 +38,12 @@ export interface S3StorageConfig {
   bucket: string;
   /** For S3-compatible stores (MinIO); unset for AWS. */
   endpoint?: string;
+  /**
+   * S3_PUBLIC_ENDPOINT: where browsers reach the store, when the services reach it by another name
+   * (docker compose: http://minio:9000 inside, http://localhost:9000 for the browser). Presigned URLs are
+   * signed for this host (SigV4 signs the host); every other request uses `endpoint`.
+   */
+  publicEndpoint?: string;
   region: string;
   /** Unset: the SDK's default credential chain (instance role, env, profile). */
   accessKeyId?: string;
@@ -139,6 +145,17 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
     responseChecksumValidation: 'WHEN_REQUIRED',
     requestHandler: { connectionTimeout: 5000, requestTimeout: config.requestTimeoutMs ?? 30_000 },
   });
+  // Signing needs no connection: a second client only names the public host in the URLs it signs.
+  const presignClient = config.publicEndpoint
+    ? new S3Client({
+        region: config.region,
+        endpoint: config.publicEndpoint,
+        forcePathStyle: config.forcePathStyle,
+        ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      })
+    : client;
 
   async function putSingle(key: string, body: Readable | Buffer, contentLength: number, contentType: string | undefined) {
     const out = await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentLength: contentLength, ContentType: contentType }));
@@ -274,7 +291,7 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
       // The presigner signs only `host` by default; signing these two makes S3 refuse an upload of
       // another type or size than the one the ticket was issued for.
       const signed = new Set(['content-type', 'content-length']);
-      const url = await getSignedUrl(client, command, { expiresIn, signableHeaders: signed, unhoistableHeaders: signed });
+      const url = await getSignedUrl(presignClient, command, { expiresIn, signableHeaders: signed, unhoistableHeaders: signed });
       return {
         url,
         method: 'PUT',

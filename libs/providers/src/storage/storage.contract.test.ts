@@ -349,3 +349,36 @@ describe('check() when the store does not answer', () => {
     }
   });
 });
+
+describe('S3_PUBLIC_ENDPOINT: presigned URLs for the browser’s address of the store', () => {
+  it('signs presigned uploads for the public host while every other call uses the internal endpoint', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'storage-s3rver-public-'));
+    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: BUCKET }] });
+    const { port } = await server.run();
+    const base = { driver: 's3' as const, bucket: BUCKET, endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true };
+    // As under docker compose: the services reach the store as 127.0.0.1, the browser as localhost.
+    const storage = createObjectStorage({ ...base, publicEndpoint: `http://localhost:${port}` }, { publicBaseUrl: 'http://127.0.0.1:3000' });
+    const internalOnly = createObjectStorage(base, { publicBaseUrl: 'http://127.0.0.1:3000' });
+    try {
+      const key = newObjectKey('recordings/user-1', 'webm');
+      const payload = Buffer.from('bytes from the browser');
+      const presigned = await storage.presignUpload(key, { contentType: 'audio/webm', contentLength: payload.length, expiresInSeconds: 600 });
+      const url = new URL(presigned.url);
+      expect(`${url.protocol}//${url.host}`).toBe(`http://localhost:${port}`);
+      expect(url.pathname).toBe(`/${BUCKET}/${key}`);
+      // The signature covers the host, so it is not the internal URL's with the host swapped.
+      const internal = new URL((await internalOnly.presignUpload(key, { contentType: 'audio/webm', contentLength: payload.length, expiresInSeconds: 600 })).url);
+      expect(internal.host).toBe(`127.0.0.1:${port}`);
+      expect(url.searchParams.get('X-Amz-Signature')).not.toBe(internal.searchParams.get('X-Amz-Signature'));
+
+      const res = await fetch(presigned.url, { method: 'PUT', headers: presigned.headers, body: payload });
+      expect(res.status).toBe(200);
+      // Head, get and list go to the internal endpoint.
+      expect(await storage.head(key)).toMatchObject({ exists: true, size: payload.length });
+      expect((await readAll((await storage.get(key)).body)).toString()).toBe('bytes from the browser');
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

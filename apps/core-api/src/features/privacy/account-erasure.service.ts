@@ -2,7 +2,8 @@
 // One transaction removes or anonymises every row (account-erasure.repository.ts says table by table),
 // anonymises the queued emails (libs/email eraseUserEmailData, spec 001 Limits), and enqueues the storage
 // sweep: `account.purge_storage` jobs whose payloads are the object keys collected inside that same
-// transaction. Rows and sweep commit together or not at all; the sweep is retried by the job runner until
+// transaction, and one `account.purge_prefixes` job that lists and empties the account's storage prefixes
+// (owned-files.ts accountStoragePrefixes), so objects no row points to go too. Rows and sweep commit together or not at all; the sweep is retried by the job runner until
 // every object is gone (deleting a missing key is not an error, so a rerun is harmless).
 import type { TransactionSql } from 'postgres';
 import { z } from 'zod';
@@ -12,9 +13,11 @@ import { badRequest, notFound } from '@story/http';
 import { defineJob } from '@story/jobs';
 import type { ObjectStorage } from '@story/providers';
 import { accountEmail, deleteAccount, endImpersonations, eraseOwnedRows, lockAccount, recordErasure } from './account-erasure.repository';
-import { ownedFiles } from './owned-files';
+import { accountStoragePrefixes, ownedFiles } from './owned-files';
 
 export const PURGE_STORAGE_JOB = 'account.purge_storage';
+/** The second sweep: every object under the account's storage prefixes, listed, whether rows named it or not. */
+export const PURGE_PREFIXES_JOB = 'account.purge_prefixes';
 /** Keys per sweep job: a payload stays small, and a failure retries only its own slice. */
 export const PURGE_BATCH = 500;
 /** Deletes in flight at once: storage round trips overlap (an S3 delete is one request each). */
@@ -28,11 +31,11 @@ export interface ErasureResult {
 
 export interface AccountErasureDeps {
   db: Database;
-  storage: Pick<ObjectStorage, 'delete'>;
+  storage: Pick<ObjectStorage, 'delete' | 'list'>;
   /** Enqueue a job in the erasure's transaction (the core runner's enqueue). */
   enqueue(kind: string, payload: Record<string, unknown>, tx: TransactionSql): Promise<{ id: string }>;
-  /** Run one job's handler SQL: clear its payload once it has succeeded (the keys name the account). */
-  scrubPayload(jobId: string): Promise<void>;
+  /** Clear a job's payload once it has succeeded (its keys and prefixes name the account). */
+  scrubPayload(jobId: string, empty: Record<string, unknown[]>): Promise<void>;
   wakeRunner?: () => void;
 }
 
@@ -68,7 +71,39 @@ export function createAccountErasureService({ db, storage, enqueue, scrubPayload
         }
       };
       await Promise.all(Array.from({ length: Math.min(PURGE_CONCURRENCY, keys.length) }, worker));
-      await scrubPayload(ctx.id);
+      await scrubPayload(ctx.id, { keys: [] });
+      return { deleted };
+    },
+  });
+
+  const purgePrefixesJob = defineJob({
+    kind: PURGE_PREFIXES_JOB,
+    parse: (p) => z.object({ prefixes: z.array(z.string().min(3)).max(10_000) }).parse(p),
+    maxAttempts: 50,
+    leaseSeconds: 10 * 60,
+    async run(ctx) {
+      let deleted = 0;
+      for (const prefix of ctx.payload.prefixes) {
+        // List a page, delete it, list again from the start: the folder empties page by page. A page that
+        // comes back unchanged means deletes are not taking; the run fails and the runner retries later.
+        let previous = '';
+        for (;;) {
+          if (ctx.signal.aborted) throw new Error('stopped');
+          const page = await storage.list(prefix, { limit: 1000 });
+          if (page.objects.length === 0) break;
+          const signature = page.objects.map((o) => o.key).join('\n');
+          if (signature === previous) throw new Error(`objects under a purged prefix are still listed after deletion`);
+          previous = signature;
+          let next = 0;
+          const worker = async () => {
+            while (next < page.objects.length) await storage.delete(page.objects[next++]!.key);
+          };
+          await Promise.all(Array.from({ length: Math.min(PURGE_CONCURRENCY, page.objects.length) }, worker));
+          deleted += page.objects.length;
+          await ctx.progress({ deleted });
+        }
+      }
+      await scrubPayload(ctx.id, { prefixes: [] });
       return { deleted };
     },
   });
@@ -82,10 +117,11 @@ export function createAccountErasureService({ db, storage, enqueue, scrubPayload
       if (options.confirmEmail !== undefined && options.confirmEmail.trim().toLowerCase() !== account.email.toLowerCase()) {
         throw badRequest('confirmEmail does not match the account email', { field: 'confirmEmail' });
       }
-      // Keys first: the rows that name them are about to go.
+      // Keys and prefixes first: the rows that name them are about to go.
       const keys = [...new Set((await ownedFiles(raw, userId)).map((f) => f.key))];
       const actorId = options.actorId ?? userId;
       const actor = { id: actorId, email: actorId === userId ? account.email : await accountEmail(raw, actorId) };
+      const prefixes = await accountStoragePrefixes(raw, userId);
       const rows = await eraseOwnedRows(raw, userId, account.email);
       const { anonymisedEmails } = await eraseUserEmailData(tx, userId);
       await endImpersonations(raw, userId);
@@ -93,13 +129,15 @@ export function createAccountErasureService({ db, storage, enqueue, scrubPayload
       await recordErasure(raw, { account: { id: userId, email: account.email }, actor, reason: options.reason?.slice(0, 1000) ?? null, files: keys.length, rows, via: options.via });
       const jobs: string[] = [];
       for (let i = 0; i < keys.length; i += PURGE_BATCH) jobs.push((await enqueue(PURGE_STORAGE_JOB, { keys: keys.slice(i, i + PURGE_BATCH) }, raw)).id);
+      // Then everything under the account's prefixes, rows or not (an upload never registered, say).
+      jobs.push((await enqueue(PURGE_PREFIXES_JOB, { prefixes }, raw)).id);
       return { files: keys.length, anonymisedEmails, jobs };
     });
     wakeRunner?.();
     return result;
   }
 
-  return { job: purgeJob, erase };
+  return { jobs: { purgeKeys: purgeJob, purgePrefixes: purgePrefixesJob }, erase };
 }
 
 export type AccountErasureService = ReturnType<typeof createAccountErasureService>;

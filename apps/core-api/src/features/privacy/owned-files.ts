@@ -1,6 +1,7 @@
 // Every stored object an account owns, found from the rows that point at storage. One list, used twice:
 // the erasure sweeps these keys, and the data export zip carries the media among them. A new table that
-// keeps a storage key must be added here (the erasure test lists storage afterwards and would catch it).
+// keeps a storage key must be added here, and to referencedKeys below (the erasure test lists storage
+// afterwards and would catch the first; the bucket sweep's test the second).
 import type { Sql, TransactionSql } from 'postgres';
 
 export type OwnedFileKind = 'recording' | 'image' | 'thumbnail' | 'import' | 'upload' | 'conversation-audio' | 'family-memory' | 'flipbook' | 'book-export' | 'data-export';
@@ -17,6 +18,22 @@ export interface OwnedFile {
 export const MEDIA_KINDS: readonly OwnedFileKind[] = ['recording', 'image', 'import', 'upload', 'conversation-audio', 'family-memory', 'flipbook'];
 
 type Db = Sql | TransactionSql;
+
+/**
+ * Folders of the bucket that only ever hold one account's objects: every key the services write for a user
+ * is `newObjectKey('<folder>/<user id>/...')` (recordings and direct uploads, uploads, images with their
+ * thumbnails, imports, conversation audio, data exports). A new per-account folder must be added here.
+ */
+export const ACCOUNT_FOLDERS = ['recordings', 'uploads', 'images', 'imports', 'conversations', 'data-exports'] as const;
+
+/**
+ * Every storage prefix erasure empties whole, whatever rows point into it (an upload never registered, a
+ * file whose row was lost): the account's folders, and the exports folder of each of its books.
+ */
+export async function accountStoragePrefixes(db: Db, userId: string): Promise<string[]> {
+  const books = await db<{ id: string }[]>`select id from books where user_id = ${userId}`;
+  return [...ACCOUNT_FOLDERS.map((folder) => `${folder}/${userId}`), ...books.map((b) => `exports/books/${b.id}`)];
+}
 
 /**
  * The account's stored objects, oldest first. Export files (book PDFs, data exports, archives) of other
@@ -54,4 +71,29 @@ export async function ownedFiles(db: Db, userId: string): Promise<OwnedFile[]> {
     select storage_key, 'data-export', export_type, created_at::text from user_data_exports where user_id = ${userId} and storage_key is not null
     order by 4, 1`;
   return rows.map((r) => ({ key: r.key, kind: r.kind, title: r.title ?? '', createdAt: r.created_at }));
+}
+
+/**
+ * Which of `keys` some row still points to (any account), or that a direct-upload ticket still covers
+ * (unexpired, or expired less than `graceSeconds` ago: its register may be finishing). The bucket sweep
+ * (storage-sweep.ts) deletes the rest. One statement per page of keys: each table is read once.
+ */
+export async function referencedKeys(db: Db, keys: readonly string[], graceSeconds = 600): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const list = [...keys];
+  const rows = await db<{ key: string }[]>`
+    select storage_key as key from recordings where storage_key = any(${list})
+    union select storage_key from images where storage_key = any(${list})
+    union select thumbnail_key from images where thumbnail_key = any(${list})
+    union select storage_key from imports where storage_key = any(${list})
+    union select storage_key from user_files where storage_key = any(${list})
+    union select audio_storage_key from conversation_messages where audio_storage_key = any(${list})
+    union select item ->> 'storageKey' from family_memories cross join lateral jsonb_array_elements(media) item where item ->> 'storageKey' = any(${list})
+    union select storage_key from tools_flipbook_pages where storage_key = any(${list})
+    union select thumbnail_key from tools_flipbook_pages where thumbnail_key = any(${list})
+    union select storage_key from export_jobs where storage_key = any(${list})
+    union select storage_key from user_data_exports where storage_key = any(${list})
+    union select storage_key from resources where storage_key = any(${list})
+    union select key from direct_uploads where key = any(${list}) and expires_at > now() - make_interval(secs => ${graceSeconds})`;
+  return new Set(rows.map((r) => r.key));
 }

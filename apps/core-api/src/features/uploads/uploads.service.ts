@@ -10,6 +10,7 @@ import { isStorageNotConfigured, newObjectKey, type ObjectStorage } from '@story
 import { createRecordingsRepository } from '../recordings/recordings.repository';
 import { assertVoiceLength, fileTooLargeMessage, type RecordingsService } from '../recordings/recordings.service';
 import type { TicketSigner } from './upload-ticket';
+import { createPendingUploadsRepository } from './pending-uploads.repository';
 
 /** At or below this the multipart route takes the file; above it, direct upload (spec 000 Limits). */
 export { MULTIPART_MAX_BYTES } from '../recordings/recordings.service';
@@ -43,6 +44,7 @@ export interface RegisterInput {
 export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; tickets: TicketSigner; recordings: RecordingsService }) {
   const { storage, tickets, recordings } = deps;
   const recordingRows = createRecordingsRepository(deps.sql);
+  const pendingUploads = createPendingUploadsRepository(deps.sql);
   const maxBytes = recordings.maxStoredFileBytes;
   const tooLarge = () => new AppError('payload_too_large', fileTooLargeMessage(maxBytes));
 
@@ -62,6 +64,9 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
       const ticket = tickets.sign({ key, size: input.size, contentType: input.contentType, userId, exp, ...(input.campaignId ? { campaignId: input.campaignId } : {}) });
       try {
         const signed = await storage.presignUpload(key, { contentType: input.contentType, contentLength: input.size, expiresInSeconds: TICKET_TTL_SECONDS });
+        // Written before the URL is handed out: bytes under this key that are never registered are swept
+        // once the ticket expires (upload-sweep.ts).
+        await pendingUploads.record({ key, userId, sizeBytes: input.size, expiresAt: new Date(exp * 1000) });
         // The local PUT route reads the ticket from this header; S3 ignores it (it is not part of the signature).
         const headers = storage.provider === 'local' ? { ...signed.headers, 'x-upload-ticket': ticket } : signed.headers;
         return { uploadUrl: signed.url, key, ticket, expiresAt: new Date(exp * 1000).toISOString(), headers, method: 'PUT' as const };
@@ -111,7 +116,10 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
       await recordings.assertOwnCampaign(userId, campaignId);
       // Registering twice (a retried request) answers with the same row instead of a duplicate.
       const existing = await recordingRows.findIdByStorageKey(userId, input.key);
-      if (existing) return { recording: await recordings.get(userId, existing), created: false };
+      if (existing) {
+        await pendingUploads.forget(input.key);
+        return { recording: await recordings.get(userId, existing), created: false };
+      }
 
       // A recording over the voice limit is refused, and what was uploaded for it is not kept.
       try {
@@ -145,6 +153,8 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
         { title: input.title, campaignId, duration: input.duration, transcript: input.transcript },
         { key: input.key, mimeType: ticket.contentType, mediaType, size: head.size },
       );
+      // The row points at the object now; were this delete lost, the sweep still keeps an object a row names.
+      await pendingUploads.forget(input.key);
       return { recording: row, created: true };
     },
   };

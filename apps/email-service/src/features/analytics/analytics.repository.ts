@@ -51,6 +51,7 @@ export interface QueueCounts {
   processing: number;
   stuck: number;
   overdue: number;
+  oldestPendingSince: Date | null;
 }
 
 function filtersOf(filter: AnalyticsFilter) {
@@ -140,10 +141,17 @@ export function createAnalyticsRepository(db: Database) {
     select count(*) filter (where status = 'pending')::int as pending,
            count(*) filter (where status = 'processing')::int as processing,
            count(*) filter (where status = 'pending' and scheduled_for < now() - interval '1 hour')::int as stuck,
-           count(*) filter (where status = 'pending' and scheduled_for < now() - interval '5 minutes')::int as overdue
-    from email_send_queue where status in ('pending', 'processing')`)) as unknown as QueueCounts[];
+           count(*) filter (where status = 'pending' and scheduled_for < now() - interval '5 minutes')::int as overdue,
+           min(scheduled_for) filter (where status = 'pending' and scheduled_for <= now()) as oldest
+    from email_send_queue where status in ('pending', 'processing')`)) as unknown as (Omit<QueueCounts, 'oldestPendingSince'> & { oldest: string | Date | null })[];
       const row = rows[0];
-      return { pending: Number(row?.pending ?? 0), processing: Number(row?.processing ?? 0), stuck: Number(row?.stuck ?? 0), overdue: Number(row?.overdue ?? 0) };
+      return {
+        pending: Number(row?.pending ?? 0),
+        processing: Number(row?.processing ?? 0),
+        stuck: Number(row?.stuck ?? 0),
+        overdue: Number(row?.overdue ?? 0),
+        oldestPendingSince: row?.oldest ? new Date(row.oldest) : null,
+      };
     },
   };
 }

@@ -109,6 +109,24 @@ it('raises the backlog alert when more than 100 pending rows are over 5 minutes 
   expect(body.queue_status.pending).toBe(102);
 });
 
+it('GET /api/admin/email/queue-health: the queue against spec 001 thresholds, for admins only', async () => {
+  // The previous test left 101 rows due 10 minutes ago and one due 2 hours ago (plus a processing row).
+  const res = await t.app.inject({ method: 'GET', url: '/api/admin/email/queue-health', headers: admin.headers });
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toEqual({
+    success: true,
+    status: 'alert',
+    queue: { pending: 102, processing: 1, overdue: 102, stuck: 1, backlog: true, oldest_pending_since: expect.stringMatching(/Z$/) },
+    thresholds: { backlog_pending: 100, backlog_minutes: 5, stuck_minutes: 60 },
+    alerts: ['backlog: 102 emails have been pending for over 5 minutes (alert above 100)', 'stuck: 1 pending email is older than 60 minutes'],
+  });
+  const oldest = new Date(res.json().queue.oldest_pending_since).getTime();
+  expect(Date.now() - oldest).toBeGreaterThan(2 * 3_600_000 - 60_000);
+  const user = await sessionFor(t, 'user');
+  expect((await t.app.inject({ method: 'GET', url: '/api/admin/email/queue-health', headers: user.headers })).statusCode).toBe(403);
+  expect((await t.app.inject({ method: 'GET', url: '/api/admin/email/queue-health' })).statusCode).toBe(401);
+});
+
 it('formats rates with two decimals and 0.00 on an empty base', () => {
   expect(rate(1, 2)).toBe('50.00');
   expect(rate(2, 3)).toBe('66.67');

@@ -34,6 +34,21 @@ const analyticsResponse = z.object({
   alerts: z.object({ stuck: z.number().int(), backlog: z.boolean() }),
 });
 
+const queueHealthResponse = z.object({
+  success: z.boolean(),
+  status: z.enum(['ok', 'alert']).describe('alert while a backlog or stuck alert is on'),
+  queue: z.object({
+    pending: z.number().int(),
+    processing: z.number().int(),
+    overdue: z.number().int().describe('pending and due for more than backlog_minutes'),
+    stuck: z.number().int().describe('pending and due for more than stuck_minutes'),
+    backlog: z.boolean().describe('overdue is above backlog_pending'),
+    oldest_pending_since: z.string().nullable().describe('when the longest-waiting pending email fell due'),
+  }),
+  thresholds: z.object({ backlog_pending: z.number().int(), backlog_minutes: z.number().int(), stuck_minutes: z.number().int() }),
+  alerts: z.array(z.string()).describe('one sentence per alert that is on'),
+});
+
 const analyticsQuery = z.object({
   // Analytics are kept 365 days (spec 001 Limits).
   period: z.coerce.number().int().min(1).max(365).default(30),
@@ -58,5 +73,20 @@ export const analyticsRoutes =
         },
       },
       async (req) => ({ success: true, ...(await analytics.get(req.query)) }),
+    );
+
+    app.get(
+      '/queue-health',
+      {
+        config: { rateLimit: rateLimit.route(limit) },
+        schema: {
+          operationId: 'getEmailQueueHealth',
+          summary: 'The send queue against spec 001 thresholds: a backlog (more than 100 pending for 5 minutes) and stuck emails (pending over an hour)',
+          tags: ['email-analytics'],
+          security: [{ bearerAuth: [] }],
+          response: { 200: queueHealthResponse, ...errorResponses(emailErrorSchema, [401, 403, 429] as const) },
+        },
+      },
+      async () => ({ success: true, ...(await analytics.queueHealth()) }),
     );
   };

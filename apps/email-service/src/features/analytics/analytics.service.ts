@@ -2,7 +2,7 @@
 // period (the repository reads them in one scan): rates, per-template and per-category breakdowns, queue health.
 import { redactQueuedEmail } from '@story/email';
 import type { AnalyticsRepository } from './analytics.repository';
-import { readQueueHealth } from './queue-health';
+import { QUEUE_THRESHOLDS, queueAlerts, readQueueHealth } from './queue-health';
 
 export interface AnalyticsInput {
   period: number;
@@ -30,6 +30,25 @@ const num = (v: unknown) => Number(v ?? 0);
 
 export function createAnalyticsService({ analytics }: { analytics: AnalyticsRepository }) {
   return {
+    /** GET /api/admin/email/queue-health: the queue against spec 001's operational thresholds. */
+    async queueHealth() {
+      const health = await readQueueHealth(analytics);
+      const alerts = queueAlerts(health);
+      return {
+        status: alerts.length > 0 ? ('alert' as const) : ('ok' as const),
+        queue: {
+          pending: health.pending,
+          processing: health.processing,
+          overdue: health.overdue,
+          stuck: health.stuck,
+          backlog: health.backlog,
+          oldest_pending_since: health.oldestPendingSince?.toISOString() ?? null,
+        },
+        thresholds: { backlog_pending: QUEUE_THRESHOLDS.backlogPending, backlog_minutes: QUEUE_THRESHOLDS.backlogMinutes, stuck_minutes: QUEUE_THRESHOLDS.stuckMinutes },
+        alerts,
+      };
+    },
+
     async get(input: AnalyticsInput) {
       const filter = { templateId: input.template_id, category: input.category };
       // The period is the last `period` UTC calendar days, today included.

@@ -67,9 +67,15 @@ export interface MeiliIndex {
  * The client, loaded on first use only (the package is ESM: import() from this CommonJS code; the bundle
  * keeps it external, Jest transforms it).
  */
-export async function meiliIndex(settings: MeiliSettings): Promise<MeiliIndex> {
+export async function meiliIndex(settings: MeiliSettings, options: { requestTimeoutMs?: number } = {}): Promise<MeiliIndex> {
   const { Meilisearch } = await import('meilisearch');
-  const client = new Meilisearch({ host: settings.url, apiKey: settings.apiKey, defaultWaitOptions: { timeout: 30_000, interval: 50 } });
+  const client = new Meilisearch({
+    host: settings.url,
+    apiKey: settings.apiKey,
+    defaultWaitOptions: { timeout: 30_000, interval: 50 },
+    // Searches give up quickly (PostgreSQL answers instead, search.fallback.ts); the sync job's bulk writes may take longer.
+    ...(options.requestTimeoutMs ? { timeout: options.requestTimeoutMs } : {}),
+  });
   return client.index(settings.index) as unknown as MeiliIndex;
 }
 
