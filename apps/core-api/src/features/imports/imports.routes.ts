@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { badRequest, coreErrorSchema, errorResponses, multipartBody, routeMedia, type RateLimitHandle } from '@story/http';
 import { MULTIPART_BUFFERS, readMultipartFile } from '../multipart-file';
 import { storyView } from '../stories/stories.schemas';
 import type { ImportRow } from './imports.repository';
@@ -133,7 +133,17 @@ export const importsRoutes =
           summary: `Import a file (multipart field file: PDF, DOCX or TXT judged from its bytes, at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB); read by a job`,
           tags,
           security,
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: {
+                names: ['file'],
+                types: ['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain'],
+                maxBytes: IMPORT_MAX_BYTES,
+                description: 'The document, judged from its bytes',
+              },
+              fields: z.object({ title: z.string().max(200).optional() }),
+            }),
+          }),
           response: created,
         },
       },
