@@ -30,7 +30,7 @@ export interface HeaderDoc {
 export interface MediaAnswer {
   types: readonly string[];
   description?: string;
-  /** binary (default): bytes; text: a string (HTML, CSV); or a JSON schema. */
+  /** Default: an object for JSON types, a string for text/*, bytes otherwise; text: a string; or a JSON schema. */
   schema?: 'binary' | 'text' | JsonSchema;
 }
 
@@ -171,10 +171,13 @@ function jsonErrorContent(op: Operation): Record<string, { schema?: unknown }> |
   return undefined;
 }
 
-function mediaSchema(answer: MediaAnswer): JsonSchema {
-  if (answer.schema === undefined || answer.schema === 'binary') return { ...BINARY };
+/** The schema of one media type of an answer: JSON is an object, text/* a string, the rest bytes, unless given. */
+function mediaSchema(type: string, answer: MediaAnswer): JsonSchema {
+  if (typeof answer.schema === 'object') return answer.schema;
   if (answer.schema === 'text') return { type: 'string' };
-  return answer.schema;
+  if (isJsonType(type)) return { type: 'object' };
+  if (type.startsWith('text/')) return { type: 'string' };
+  return { ...BINARY };
 }
 
 /**
@@ -204,7 +207,7 @@ export function applyRouteMedia<T extends OpenApiObject>(document: T): T {
         const entry = (responses[status] ??= { description: answer?.description ?? 'Default Response' });
         if (answer?.description) entry.description = answer.description;
         if (answer === null) delete entry.content;
-        else entry.content = Object.fromEntries(answer.types.map((type) => [type, { schema: mediaSchema(answer) }]));
+        else entry.content = Object.fromEntries(answer.types.map((type) => [type, { schema: mediaSchema(type, answer) }]));
       }
       for (const [status, headers] of Object.entries(media?.headers ?? {})) {
         const entry = responses[status];
