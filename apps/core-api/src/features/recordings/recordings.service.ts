@@ -16,7 +16,7 @@ import { AppError, badRequest, notFound } from '@story/http';
 import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertAllowance, tierOf } from '../tiers/tier-allowances';
-import { computeWaveform, detectMedia, probeMedia, SNIFF_BYTES, type DetectedMedia } from './media-probe';
+import { decodeWaveform, detectMedia, SNIFF_BYTES, type DetectedMedia } from './media-probe';
 import { createRecordingsRepository, type NewRecording, type RecordingRow } from './recordings.repository';
 
 export type { RecordingRow } from './recordings.repository';
@@ -51,11 +51,8 @@ async function openLocalCopy(): Promise<{ copy: LocalCopy; write: (chunk: Buffer
   };
 }
 
-/** Waveform peaks and duration of a local file: what the job would compute, computed now (both null when ffmpeg cannot read it). */
-async function analyzeCopy(copy: LocalCopy): Promise<{ waveform: number[] | null; durationSeconds: number | null }> {
-  const [waveform, probe] = await Promise.all([computeWaveform(copy.file), probeMedia(copy.file)]);
-  return { waveform, durationSeconds: probe.durationSeconds };
-}
+/** Waveform peaks and duration of a local file from one ffmpeg decode (both null when ffmpeg cannot read it). */
+const analyzeCopy = (copy: LocalCopy) => decodeWaveform(copy.file);
 
 export const PROCESS_JOB = 'recording.process';
 
