@@ -8,7 +8,8 @@ import { escapeHtml, routeMedia } from '@story/http';
 import type { BrowseService } from '../browse/browse.service';
 import { isToolRoute } from '../../shared/tool-param';
 import { toolDefinition } from '../../tools';
-import { pageHeaders, renderFlashcards, renderFlipbook, renderPage, renderValue } from './render';
+import { fitDescription } from '../../tools/seo';
+import { pageHeaders, renderBookBlurb, renderEmbedOffer, renderFlashcards, renderFlipbook, renderPage, renderValue } from './render';
 
 const html = z.string();
 /** The pages are text/html, found or not (spec 002 "Public page routes"). */
@@ -68,7 +69,7 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
           200,
           renderPage({
             title: `${def.title}: free online tool | Family Stories`,
-            description: def.description,
+            description: fitDescription(def.description),
             canonical,
             keywords: [def.title.toLowerCase(), 'free writing tool', 'creative writing'],
             jsonLd: { '@context': 'https://schema.org', '@type': 'WebApplication', name: def.title, description: def.description, url: canonical, applicationCategory: 'WritingApplication', offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' } },
@@ -104,7 +105,7 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
           200,
           renderPage({
             title: `Browse ${def.title} ideas${page > 1 ? ` (page ${page})` : ''} | Family Stories`,
-            description: `Public ${def.title.toLowerCase()} results shared by writers. ${def.description}`,
+            description: fitDescription(`Public ${def.title.toLowerCase()} results shared by writers. ${def.description}`),
             canonical,
             jsonLd: { '@context': 'https://schema.org', '@type': 'CollectionPage', name: `${def.title} ideas`, url: canonical, numberOfItems: total },
             body: `<h1>${escapeHtml(def.title)}: shared ideas</h1>${itemList(tool, items)}<p>${nav}</p>`,
@@ -129,10 +130,14 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
           ? renderFlashcards(content)
           : tool === 'flipbook'
             ? renderFlipbook(content, content['source'] === 'pdf' ? `${base}/api/flipbook/${item.shareCode}/pdf` : null)
-            : renderValue(content);
+            : tool === 'book-blurb'
+              ? renderBookBlurb(content)
+              : renderValue(content);
+      // A share page offers its embeddable variant (the embed page itself does not).
+      const embedOffer = embed ? '' : renderEmbedOffer(`${base}/embed/${tool}/${item.shareCode}/`, item.title);
       const body = `<h1>${escapeHtml(item.title)}</h1>
 <p class="meta">Made with the <a href="${escapeHtml(`${base}/${tool}/`)}"${embed ? ' target="_blank" rel="noopener"' : ''}>${escapeHtml(def.title)}</a> · ${escapeHtml(madeByLine(item.aiMetadata))} · ${item.viewCount} ${item.viewCount === 1 ? 'view' : 'views'}</p>
-${rendered}`;
+${rendered}${embedOffer}`;
       return send(
         reply,
         200,
