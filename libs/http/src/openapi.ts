@@ -162,9 +162,11 @@ interface Operation {
 
 const isJsonType = (type: string) => /^application\/(.+\+)?json\b/.test(type);
 
+/** The JSON body of a client-error answer of the operation: the service's error shape (CONTRACTS §3). */
 function jsonErrorContent(op: Operation): Record<string, { schema?: unknown }> | undefined {
   for (const [status, answer] of Object.entries(op.responses ?? {})) {
-    if (!/^[45]/.test(status)) continue;
+    // 4xx only: a 5xx may have its own shape (GET /health's 503 is the health report).
+    if (!/^4/.test(status)) continue;
     const json = Object.entries(answer.content ?? {}).find(([type]) => isJsonType(type));
     if (json) return { [json[0]]: json[1] };
   }
