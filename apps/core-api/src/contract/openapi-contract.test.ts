@@ -238,3 +238,38 @@ describe('bad input is refused with a 4xx the document declares', () => {
     await refused({ service: 'tools-api', method: 'DELETE', path: '/api/story-prompts/save/p1', headers: toolsHeaders, body: { why: 'because' } });
   });
 });
+
+describe('every text a request carries is bounded in the documents (an unbounded string reaching a unique index was a 500)', () => {
+  /** Query and path parameters each tools-api handler parses itself, with its own bounds (400 naming them). */
+  const PARSED_BY_HANDLER = new Set(['query.page', 'query.limit', 'query.sort', 'query.public', 'query.featured', 'query.days', 'query.q', 'query.type', 'query.tools', 'path.tool', 'path.key']);
+  const SELF_BOUNDED_FORMATS = new Set(['uuid', 'date', 'date-time', 'binary']);
+
+  function unbounded(schema: Record<string, unknown> | undefined, where: string, out: string[]): void {
+    if (!schema || typeof schema !== 'object') return;
+    if (schema['type'] === 'string' && schema['maxLength'] === undefined && schema['enum'] === undefined && !SELF_BOUNDED_FORMATS.has(String(schema['format']))) {
+      const pattern = typeof schema['pattern'] === 'string' ? schema['pattern'] : '';
+      // A pattern without * or + bounds the length by itself.
+      if (!pattern || /[*+]/.test(pattern)) out.push(where);
+    }
+    for (const [name, sub] of Object.entries((schema['properties'] as Record<string, Record<string, unknown>>) ?? {})) unbounded(sub, `${where}.${name}`, out);
+    if (schema['items']) unbounded(schema['items'] as Record<string, unknown>, `${where}[]`, out);
+    for (const key of ['anyOf', 'oneOf', 'allOf']) for (const sub of (schema[key] as Record<string, unknown>[]) ?? []) unbounded(sub, where, out);
+    if (schema['additionalProperties'] && typeof schema['additionalProperties'] === 'object') unbounded(schema['additionalProperties'] as Record<string, unknown>, `${where}.*`, out);
+  }
+
+  it('has a maxLength (or an enum, a format or a bounded pattern) on every string of every request body and parameter', async () => {
+    const found: string[] = [];
+    for (const service of ['core-api', 'email-service', 'tools-api'] as const) {
+      const doc = (await (await fetch(`${running.url[service]}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: Record<string, unknown> }[]; requestBody?: { content: Record<string, { schema?: Record<string, unknown> }> } }>> };
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          const out: string[] = [];
+          for (const p of op.parameters ?? []) if (!PARSED_BY_HANDLER.has(`${p.in}.${p.name}`)) unbounded(p.schema, `${p.in}.${p.name}`, out);
+          for (const media of Object.values(op.requestBody?.content ?? {})) unbounded(media.schema, 'body', out);
+          found.push(...out.map((w) => `${service} ${method.toUpperCase()} ${path} ${w}`));
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
