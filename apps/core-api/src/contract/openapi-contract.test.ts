@@ -7,7 +7,7 @@
 // the document declares, in a body that matches it.
 import { createHash } from 'node:crypto';
 import { Webhook } from 'svix';
-import { ADMIN_EMAIL, contractClient, eventually, multipart, startServices, toneWav, WEBHOOK_SECRET, type Exchange, type Judgement, type Running } from './contract.test-helper';
+import { ADMIN_EMAIL, contractClient, eventually, multipart, startServices, toneWav, WEBHOOK_SECRET, type Exchange, type Judgement, type Running } from '../test/contract-harness';
 
 jest.setTimeout(300_000);
 
