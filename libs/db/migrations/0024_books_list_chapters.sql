@@ -16,5 +16,9 @@ BEGIN
   RETURN NEW;
 END $$;
 --> statement-breakpoint
+-- With 40 chapters a list item is about 7 kB, over the TOAST threshold: stored uncompressed (EXTERNAL), so a
+-- list read copies the texts instead of decompressing every item on every request.
+ALTER TABLE books ALTER COLUMN summary_json SET STORAGE EXTERNAL;
+--> statement-breakpoint
 -- Existing rows: rewritten through the trigger.
 UPDATE books SET summary_json = NULL;
