@@ -127,8 +127,12 @@ export async function decodeWaveform(file: string, peaks = WAVEFORM_PEAKS): Prom
       const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
       const usable = buf.length - (buf.length % 2);
       samples += usable / 2;
-      for (let i = 0; i < usable; i += 2) {
-        const v = Math.abs(buf.readInt16LE(i));
+      // A typed view of the little-endian samples (copied when the chunk starts at an odd offset): an upload
+      // waits for this loop, and it is several times faster than readInt16LE per sample.
+      const aligned = buf.byteOffset % 2 === 0 ? buf : Buffer.from(buf.subarray(0, usable));
+      const pcm = new Int16Array(aligned.buffer, aligned.byteOffset, usable / 2);
+      for (let i = 0; i < pcm.length; i++) {
+        const v = Math.abs(pcm[i] as number);
         if (v > current) current = v;
         if (++inWindow === WINDOW) {
           windows.push(current);
