@@ -11,7 +11,7 @@ const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(ERROR_STATUS).m
 /** busboy / @fastify/busboy errors for a body that is not well-formed multipart. */
 const MULTIPART_ERROR = /^(Unexpected end of (form|multipart data|file)|Malformed (part header|urlencoded form)|Multipart: Boundary not found|Part terminated early)/i;
 
-/** A body over the limit up to this size is read and discarded so the client sees the 413, not a reset. */
+/** A refused body up to this size is read and discarded so the client sees its answer, not a reset. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 const CONTEXT_PREFIX: Record<string, string> = { body: '', querystring: 'query.', params: 'params.', headers: 'headers.' };
@@ -79,10 +79,11 @@ export function normalizeError(err: unknown): NormalizedError {
 const DRAIN_TIMEOUT_MS = 15_000;
 
 /**
- * A 413 sent while the client is still uploading, followed by closing the socket (Fastify asks for
- * `Connection: close`), makes the kernel reset a connection that still holds unread bytes: the client
- * gets EPIPE/ECONNRESET instead of the 413. For a declared length we are willing to discard, read the
- * rest of the body first, then answer and close; larger or undeclared bodies are closed on at once.
+ * An answer sent while the client is still uploading (a 413, or a 401/403/404/415 decided before the body
+ * is read), followed by closing the socket (Fastify asks for `Connection: close` on a 413; a client may
+ * ask for it on any request), makes the kernel reset a connection that still holds unread bytes: the
+ * client gets EPIPE/ECONNRESET instead of the answer. For a declared length we are willing to discard,
+ * read the rest of the body first, then answer; larger or undeclared bodies are closed on at once.
  */
 async function drainRequestBody(request: FastifyRequest): Promise<void> {
   const raw = request.raw;
@@ -129,12 +130,13 @@ export function registerErrorHandling(app: FastifyInstance, { render }: ErrorHan
     if (err instanceof AppError && err.headers) reply.headers(err.headers);
     if (err instanceof AppError && err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
     else if (normalized.status === 503 && normalized.kind === 'unavailable' && !(err instanceof AppError)) reply.header('Retry-After', '5');
-    if (normalized.status === 413) await drainRequestBody(request);
+    await drainRequestBody(request);
     return reply.status(normalized.status).type('application/json; charset=utf-8').send(render(normalized, { request, elapsedMs: reply.elapsedTime }));
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0];
+    await drainRequestBody(request);
     return reply
       .status(404)
       .type('application/json; charset=utf-8')

@@ -142,6 +142,22 @@ export function registerInputGuards(app: FastifyInstance): void {
 }
 
 /**
+ * A body sent to a route that takes none (no zod body, no request body in its routeMedia) is refused with
+ * 400 naming `body`, as its OpenAPI document says: nothing is silently ignored. An empty body, an empty
+ * JSON object and an empty string count as none (clients that always send `{}` keep working).
+ */
+export function registerBodylessRefusal(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    const body = request.body as unknown;
+    if (body === undefined || body === null || body === '') return done();
+    if (typeof body === 'object' && !Array.isArray(body) && Object.getPrototypeOf(body) === Object.prototype && Object.keys(body).length === 0) return done();
+    const schema = request.routeOptions.schema as { body?: unknown; 'x-route-media'?: { requestBody?: unknown } } | undefined;
+    if (schema?.body !== undefined || schema?.['x-route-media']?.requestBody !== undefined) return done();
+    done(new AppError('validation', 'Invalid body: this route takes no request body', { field: 'body' }));
+  });
+}
+
+/**
  * The JSON body parser: Fastify's own (prototype poisoning refused), then the depth limit, so no route
  * ever stringifies or recurses into a hostile structure.
  */

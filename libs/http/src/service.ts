@@ -2,7 +2,7 @@
 // OpenAPI and /docs, auth decorators. Each app's buildApp calls it, then registers its features.
 import type { ErrorRenderer } from './error-shapes';
 import { frameworkErrorResponder, registerErrorHandling } from './error-handler';
-import { registerInputGuards, registerJsonDepthLimit } from './input-guards';
+import { registerBodylessRefusal, registerInputGuards, registerJsonDepthLimit } from './input-guards';
 import { registerOpenApi, type OpenApiInfo } from './openapi';
 import { registerRateLimit, type RateLimitHandle, type RateLimitSetup } from './limits';
 import { registerCors, registerSecurityHeaders, type CorsPolicy } from './security';
@@ -38,6 +38,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   // Hostile input (NUL, lone surrogates, deep JSON, hex numbers) is refused for every route, before any feature sees it.
   registerJsonDepthLimit(app);
   registerInputGuards(app);
+  registerBodylessRefusal(app);
   await registerSecurityHeaders(app);
   await registerCors(app, options.cors);
   const rateLimit = await registerRateLimit(app, options.rateLimit);

@@ -111,8 +111,9 @@ it('books and chapters: create and get carry the Book fields and chapters {id, c
   expectSpecKeys(got.json().book, BOOK, extras);
   const list = await t.app.inject({ method: 'GET', url: '/api/books', headers: user.headers });
   expect(Object.keys(list.json())).toEqual(expect.arrayContaining(['books', 'familyBooks']));
-  // The list answers summaries (issue 16): every Book field but chapters, which stay on GET /api/books/{id}.
-  expectSpecKeys(list.json().books[0], BOOK.filter((k) => k !== 'chapters'), [...extras, 'chapter_count']);
+  // The list carries every Book field, story_ids and chapters included (CONTRACTS §8), chapters as metadata.
+  expectSpecKeys(list.json().books[0], BOOK, [...extras, 'chapter_count']);
+  expectSpecKeys(list.json().books[0].chapters[0], CHAPTER);
 });
 
 it('family groups and invitations: create, get and list carry the spec fields; an invitation is {id, email, role, status, expiresAt, inviteUrl}', async () => {

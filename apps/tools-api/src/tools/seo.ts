@@ -64,10 +64,13 @@ export function fitKeywords(proposed: readonly string[], defaults: readonly stri
   return out;
 }
 
+/** A page's meta description within spec 002's 150-160 characters (landing and browse pages too). */
+export const fitDescription = (text: string): string => fitLength(text, 150, 160, DESCRIPTION_SUFFIXES);
+
 export function fitSeo(proposed: { title: string; description: string; keywords: string[] }, toolKeywords: readonly string[]): SeoMetadata {
   return {
     title: fitLength(proposed.title, 50, 60, TITLE_SUFFIXES),
-    description: fitLength(proposed.description, 150, 160, DESCRIPTION_SUFFIXES),
+    description: fitDescription(proposed.description),
     keywords: fitKeywords(proposed.keywords, toolKeywords),
   };
 }

@@ -252,7 +252,9 @@ export function createLocalStorage(config: LocalStorageConfig): ObjectStorage {
     assertSafeKey(key);
     if (!Number.isSafeInteger(options.contentLength) || options.contentLength < 0) throw new ProviderError('rejected_input', PROVIDER, 'contentLength must be a non-negative integer');
     if (!(options.expiresInSeconds > 0)) throw new ProviderError('rejected_input', PROVIDER, 'expiresInSeconds must be positive');
-    const encoded = key.split('/').map(encodeURIComponent).join('/');
+    // One path segment ('/' as %2F), so the URL matches the documented `PUT /api/uploads/direct/{key}`; the
+    // route decodes it back (a key with raw slashes is still taken).
+    const encoded = encodeURIComponent(key);
     return {
       url: `${baseUrl}/api/uploads/direct/${encoded}`,
       method: 'PUT',

@@ -28,7 +28,6 @@ it('only the owner’s own ids are read; everyone else gets 404 carrying no data
   await newConversation(t, owner, { sessionId: 'owner-session', turns: ['Aunt Philippa kept bees.'] });
 
   const mismatches = await runPermissionMatrix(t.app, actors, [
-    { name: 'content-analysis sessionId', method: 'POST', url: '/api/ai/content-analysis', payload: { prompt: 'Notes.', sessionId: 'owner-session' }, expect: OWNER_ONLY },
     { name: 'memory-prompts campaignId', method: 'POST', url: '/api/ai/memory-prompts', payload: { campaignId: campaign.id }, expect: OWNER_ONLY },
     { name: 'story-connections storyIds', method: 'POST', url: '/api/ai/story-connections', payload: { storyIds: [story.id, other.id] }, expect: OWNER_ONLY },
     { name: 'photo-suggestions storyId', method: 'POST', url: '/api/ai/photo-suggestions', payload: { storyId: story.id }, expect: OWNER_ONLY },
@@ -37,9 +36,18 @@ it('only the owner’s own ids are read; everyone else gets 404 carrying no data
   expect(mismatches).toEqual([]);
 
   const counted = await sql<{ user_id: string; count: number }[]>`select user_id, count from ai_request_counters where period = 'day'`;
-  expect(counted).toEqual([{ user_id: owner, count: 5 }]);
+  expect(counted).toEqual([{ user_id: owner, count: 4 }]);
   for (const name of ACTOR_NAMES.filter((n) => n !== 'owner')) {
     const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from ai_usage_logs where user_id = ${actors[name].userId}`;
     expect(n).toBe(0);
+  }
+
+  // A chat sessionId is optional context (spec 000): another account's is ignored like an unknown one,
+  // and nothing of it is read.
+  for (const name of ACTOR_NAMES.filter((n) => n !== 'owner')) {
+    const res = await t.app.inject({ method: 'POST', url: '/api/ai/content-analysis', headers: actors[name].headers, payload: { prompt: 'Notes.', sessionId: 'owner-session' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ sessionFound: false });
+    expect(res.body).not.toMatch(/Philippa/);
   }
 });

@@ -20,13 +20,19 @@ export const GRAMMAR_LEVELS = ['light', 'moderate', 'comprehensive'] as const;
 export const grammarBody = z.object({
   text: text(),
   userId,
-  userStyle: z.enum(GRAMMAR_LEVELS).optional().describe('How much to flag; default the caller’s grammar setting suggestion_level, else moderate.'),
+  userStyle: z
+    .string()
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe(
+      'The writer’s style, any text (spec 000 gives no values). Where it names a level (light, moderate, comprehensive) that level is applied; otherwise the caller’s grammar setting suggestion_level, else moderate. The answer says which was applied (appliedStyle).',
+    ),
 });
 export const grammarAnalysisBody = z.object({ text: text(), includeExplanations: z.boolean().default(false) });
 export const contentAnalysisBody = z.object({
   prompt: text(),
   userId,
-  sessionId: z.string().trim().min(1).max(200).optional().describe('A chat sessionId of the caller: that conversation’s storyteller turns are read with the prompt.'),
+  sessionId: z.string().trim().min(1).max(200).optional().describe('A chat sessionId of the caller: that conversation’s storyteller turns are read with the prompt; an unknown one is ignored (sessionFound false).'),
   analysisDepth: z.enum(['basic', 'detailed']).default('basic'),
   maxRecommendations: z.number().int().min(1).max(20).default(5),
 });
@@ -67,7 +73,17 @@ const correction = z.object({
   type: z.string(),
   message: z.string(),
 });
-export const grammarAnswer = z.object({ ...labelled, correctedText: z.string(), corrections: z.array(correction), level: z.enum(GRAMMAR_LEVELS) });
+export const grammarAnswer = z.object({
+  ...labelled,
+  correctedText: z.string(),
+  corrections: z.array(correction),
+  level: z.enum(GRAMMAR_LEVELS),
+  appliedStyle: z.object({
+    level: z.enum(GRAMMAR_LEVELS).describe('The level the corrections were made at.'),
+    from: z.enum(['userStyle', 'settings', 'default']).describe('userStyle: the sent style named it; settings: the caller’s suggestion_level; default: moderate.'),
+    userStyle: z.string().optional().describe('The style as sent, when one was.'),
+  }),
+});
 
 const issue = z.object({
   start: z.number().int(),
@@ -92,6 +108,7 @@ export const contentAnalysisAnswer = z.object({
   analysis: z.looseObject({ wordCount: z.number().int(), sentenceCount: z.number().int(), readingMinutes: z.number().int(), mentions, themes: z.array(z.string()) }),
   recommendations: z.array(z.string()),
   sessionId: z.string().optional(),
+  sessionFound: z.boolean().optional().describe('With a sessionId: whether it named a conversation of the caller’s (read with the prompt); an unknown one is ignored.'),
 });
 
 const change = z.object({ type: z.string(), from: z.string(), to: z.string(), count: z.number().int() });

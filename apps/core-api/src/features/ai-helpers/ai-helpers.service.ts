@@ -112,8 +112,9 @@ export function createAiHelpersService(deps: AiHelpersDeps) {
     async grammar(callerId: string, body: S.GrammarBody): Promise<S.GrammarAnswer> {
       assertOwnUserId(callerId, body.userId);
       const stored = await repo.grammarLevel(callerId);
-      const level = body.userStyle ?? GRAMMAR_LEVELS.find((l) => l === stored) ?? 'moderate';
-      return answer('grammar', callerId, body.text, () => grammar.grammarOffline(checker, body.text, level), {
+      const applied = grammar.styleLevel(body.userStyle, GRAMMAR_LEVELS.find((l) => l === stored));
+      const level = applied.level;
+      const result = await answer('grammar', callerId, body.text, () => grammar.grammarOffline(checker, body.text, level), {
         system: grammar.GRAMMAR_SYSTEM,
         user: `Level: ${level}\n\n${body.text}`,
         input: { text: body.text, level },
@@ -121,6 +122,7 @@ export function createAiHelpersService(deps: AiHelpersDeps) {
         maxTokens: 4000,
         toAnswer: (data) => grammar.grammarFromModel(body.text, level, data),
       });
+      return { ...result, appliedStyle: { ...applied, ...(body.userStyle !== undefined ? { userStyle: body.userStyle } : {}) } };
     },
 
     async grammarAnalysis(callerId: string, body: S.GrammarAnalysisBody): Promise<S.GrammarAnalysisAnswer> {
@@ -137,11 +139,10 @@ export function createAiHelpersService(deps: AiHelpersDeps) {
     async contentAnalysis(callerId: string, body: S.ContentAnalysisBody): Promise<S.ContentAnalysisAnswer> {
       assertOwnUserId(callerId, body.userId);
       let text = body.prompt;
-      if (body.sessionId !== undefined) {
-        const turns = await repo.conversationTurns(callerId, body.sessionId);
-        if (!turns) throw notFound('Conversation', { field: 'sessionId' });
-        text = [body.prompt, ...turns].join('\n\n');
-      }
+      // spec 000: sessionId is optional context. One that is not a conversation of the caller's (unknown,
+      // or another account's) is ignored, not an error; the answer says whether it was read.
+      const turns = body.sessionId === undefined ? null : await repo.conversationTurns(callerId, body.sessionId);
+      if (turns) text = [body.prompt, ...turns].join('\n\n');
       const { analysisDepth: depth, maxRecommendations: max } = body;
       const result = await answer('content-analysis', callerId, text, () => contentAnalysisOffline(text, depth, max), {
         system: CONTENT_SYSTEM,
@@ -151,7 +152,7 @@ export function createAiHelpersService(deps: AiHelpersDeps) {
         maxTokens: 1500,
         toAnswer: (data) => contentFromModel(text, depth, max, data),
       });
-      return body.sessionId === undefined ? result : { ...result, sessionId: body.sessionId };
+      return body.sessionId === undefined ? result : { ...result, sessionId: body.sessionId, sessionFound: turns !== null };
     },
 
     async contentRefinement(callerId: string, body: S.ContentRefinementBody): Promise<S.ContentRefinementAnswer> {

@@ -125,18 +125,50 @@ describe('content-analysis', () => {
     expect(body.recommendations[0]).toMatch(/short/);
   });
 
-  it('reads the caller’s own chat session by sessionId; another account’s session is 404', async () => {
+  it('reads the caller’s own chat session by sessionId; an unknown or another account’s session is ignored (200, sessionFound false, nothing of theirs read)', async () => {
     await newConversation(t, alice.userId, { sessionId: 'alice-chat', turns: ['My sister Maud lived in Harrogate.', 'Tell me more.', 'She married in 1970.'] });
     await newConversation(t, bob.userId, { sessionId: 'bob-chat', turns: ['Bob’s secret: Cousin Ebenezer lived in Truro.'] });
     const mine = await post('content-analysis', { prompt: 'Notes.', sessionId: 'alice-chat' });
     expect(mine.statusCode).toBe(200);
     expect(mine.json().sessionId).toBe('alice-chat');
+    expect(mine.json().sessionFound).toBe(true);
     expect(mine.json().analysis.mentions.years).toEqual(['1970']);
-    const before = await dayCount(alice.userId);
-    const theirs = await post('content-analysis', { prompt: 'Notes.', sessionId: 'bob-chat' });
-    expect(theirs.statusCode).toBe(404);
+    const theirs = await post('content-analysis', { prompt: 'Notes from 1955.', sessionId: 'bob-chat' });
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.json()).toMatchObject({ sessionId: 'bob-chat', sessionFound: false });
+    expect(theirs.json().analysis.mentions.years).toEqual(['1955']);
     expect(theirs.body).not.toMatch(/Ebenezer|Truro/);
-    expect(await dayCount(alice.userId)).toBe(before);
+    const unknown = await post('content-analysis', { prompt: 'Notes from 1955.', sessionId: 'sess_1732000000000_abcdef' });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json()).toMatchObject({ sessionId: 'sess_1732000000000_abcdef', sessionFound: false });
+    expect(unknown.json().analysis.wordCount).toBe(theirs.json().analysis.wordCount);
+  });
+});
+
+describe('grammar userStyle (spec 000: any text)', () => {
+  let carol: SignedUp;
+  beforeAll(async () => {
+    carol = await signUp(t.app);
+  });
+
+  it.each([
+    ['light', 'light', 'userStyle'],
+    ['Comprehensive', 'comprehensive', 'userStyle'],
+    ['casual and warm, keep my voice', 'light', 'userStyle'],
+    ['thorough, like an editor', 'comprehensive', 'userStyle'],
+  ])('userStyle %j is taken and applied as %s (from %s)', async (userStyle, level, from) => {
+    const res = await post('grammar', { text: 'We went went to Leeds.', userStyle }, carol);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().appliedStyle).toEqual({ level, from, userStyle });
+    expect(res.json().level).toBe(level);
+  });
+
+  it('an unmatched userStyle falls back to the caller’s stored suggestion level, and says so', async () => {
+    await t.database.sql`insert into user_grammar_settings (user_id, suggestion_level) values (${carol.userId}, 'light')
+      on conflict (user_id) do update set suggestion_level = 'light'`;
+    const res = await post('grammar', { text: 'We went went to Leeds.', userStyle: 'Hemingway' }, carol);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().appliedStyle).toEqual({ level: 'light', from: 'settings', userStyle: 'Hemingway' });
   });
 });
 
@@ -244,7 +276,7 @@ describe('bad input → 400 naming the field, nothing counted', () => {
     ['grammar', 'missing text', {}, /text/],
     ['grammar', 'blank text', { text: '   ' }, /text/],
     ['grammar', 'text over the cap', { text: 'a'.repeat(MAX_TEXT + 1) }, /text/],
-    ['grammar', 'unknown userStyle', { text: 'Hi.', userStyle: 'loud' }, /userStyle/],
+    ['grammar', 'userStyle over 200 characters', { text: 'Hi.', userStyle: 'x'.repeat(201) }, /userStyle/],
     ['grammar', 'userId not a uuid', { text: 'Hi.', userId: 'me' }, /userId/],
     ['grammar-analysis', 'includeExplanations not boolean', { text: 'Hi.', includeExplanations: 'yes' }, /includeExplanations/],
     ['content-analysis', 'missing prompt', { analysisDepth: 'basic' }, /prompt/],

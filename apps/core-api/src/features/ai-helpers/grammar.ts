@@ -41,7 +41,26 @@ export function applyCorrections(text: string, corrections: { start: number; end
   return out + text.slice(at);
 }
 
-type GrammarResult = Omit<GrammarAnswer, 'success' | 'source' | 'offline' | 'aiGenerated' | 'model' | 'fallback'>;
+type GrammarResult = Omit<GrammarAnswer, 'success' | 'source' | 'offline' | 'aiGenerated' | 'model' | 'fallback' | 'appliedStyle'>;
+
+/** Words in a free-text userStyle that name a level (spec 000 leaves userStyle open: any text is taken). */
+const STYLE_WORDS: readonly [RegExp, Level][] = [
+  [/\b(comprehensive|thorough|strict|full|detailed|formal|academic|professional)\b/i, 'comprehensive'],
+  [/\b(moderate|medium|balanced|standard|normal|default)\b/i, 'moderate'],
+  [/\b(light|minimal|gentle|casual|conversational|relaxed|informal|basic|keep (my|the) voice)\b/i, 'light'],
+];
+
+/**
+ * The level a grammar request runs at: the first level a free-text userStyle names (its own name, or a
+ * word that plainly means it), else the caller's stored suggestion_level, else moderate; `from` says which.
+ */
+export function styleLevel(userStyle: string | undefined, stored: Level | undefined): { level: Level; from: 'userStyle' | 'settings' | 'default' } {
+  if (userStyle !== undefined) {
+    for (const [pattern, level] of STYLE_WORDS) if (pattern.test(userStyle)) return { level, from: 'userStyle' };
+  }
+  if (stored) return { level: stored, from: 'settings' };
+  return { level: 'moderate', from: 'default' };
+}
 type AnalysisResult = Omit<GrammarAnalysisAnswer, 'success' | 'source' | 'offline' | 'aiGenerated' | 'model' | 'fallback'>;
 
 export async function grammarOffline(checker: GrammarChecker, text: string, level: Level): Promise<GrammarResult> {

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses, parseRangeHeader } from '@story/http';
+import { coreErrorSchema, errorResponses, parseRangeHeader, rangedMedia, routeMedia } from '@story/http';
 import { contentDisposition } from '../memories/memory-files';
 import type { ArchiveService } from './archive.service';
 
@@ -48,6 +48,7 @@ export const archiveRoutes =
           security,
           params: z.object({ jobId: z.uuid({ message: 'jobId must be a uuid' }) }),
           querystring: z.object({ part: z.string().trim().min(1).max(40).default('all') }),
+          ...routeMedia(rangedMedia(['application/zip'], 'The zip')),
           response: {
             200: z.any().describe('The zip, whole'),
             206: z.any().describe('The requested byte range of the zip'),

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject } from '@story/http';
+import { coreErrorSchema, errorResponses, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject } from '@story/http';
 import type { AudioService } from './audio.service';
 
 const tags = ['audio'];
@@ -22,6 +22,7 @@ export const audioRoutes =
           tags,
           security,
           params,
+          ...routeMedia(rangedMedia(['audio/*', 'video/*'], 'The audio')),
           response: {
             200: z.any().describe('The audio, whole'),
             206: z.any().describe('A byte range of the audio'),

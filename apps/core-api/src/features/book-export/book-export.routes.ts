@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses } from '@story/http';
+import { coreErrorSchema, errorResponses, routeMedia } from '@story/http';
 import type { BookExportService } from './book-export.service';
 
 const tags = ['books'];
@@ -89,7 +89,10 @@ export const bookExportRoutes =
           tags,
           security,
           params: jobParams,
-          produces: ['application/pdf'],
+          ...routeMedia({
+            answers: { 200: { types: ['application/pdf'], description: 'The print-ready PDF (Content-Disposition attachment)' } },
+            headers: { 200: { 'Content-Disposition': { description: 'attachment; filename of the book', schema: { type: 'string' } } } },
+          }),
           response: { 200: z.any().describe('application/pdf'), ...errorResponses(coreErrorSchema, [400, 401, 403, 404, 409, 429] as const) },
         },
       },

@@ -18,7 +18,7 @@ export const booksRoutes =
       {
         schema: {
           operationId: 'listBooks',
-          summary: "The caller's books, and the books of family the caller shares an active group with, as summaries (chapter_count; the chapters are on GET /api/books/{bookId})",
+          summary: "The caller's books, and the books of family the caller shares an active group with: every Book field with story_ids and chapters [{id, chapter_number, title, word_count, status}] (no chapter text), plus chapter_count",
           tags,
           security,
           response: { 200: z.object({ books: z.array(bookSummary), familyBooks: z.array(bookSummary) }), ...errorResponses(coreErrorSchema, [401, 429] as const) },

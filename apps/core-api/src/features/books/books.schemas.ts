@@ -31,7 +31,8 @@ export const bookView = z.object({
 });
 
 /** A book in GET /api/books: every Book field but the chapters array, with their count (the book route has them). */
-export const bookSummary = bookView.omit({ chapters: true }).extend({ chapter_count: z.number().int() });
+/** A book in GET /api/books: every Book field of spec 000, chapters (metadata, never text) included (CONTRACTS §8). */
+export const bookSummary = bookView.extend({ chapter_count: z.number().int() });
 
 const text200 = z.string().trim().min(1, 'is required').max(200, 'at most 200 characters');
 const templateId = z.string().trim().min(1).max(100);

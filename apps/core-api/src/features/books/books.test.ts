@@ -204,10 +204,10 @@ describe('GET/PUT/DELETE /api/books', () => {
     expect(forRelative.familyBooks.map((b: { title: string }) => b.title)).toEqual(["Owner's"]);
     const forOwner = await list(owner);
     expect(forOwner.books.map((b: { id: string }) => b.id)).toEqual([ownersBook.id]);
-    // The list (JSON built by PostgreSQL) is the book GET /api/books/[id] serialises, less its chapters
-    // array, plus their count.
-    const { chapters, ...rest } = await getBook(owner, ownersBook.id);
-    expect(forOwner.books[0]).toEqual({ ...rest, chapter_count: chapters.length });
+    // The list (JSON built by PostgreSQL) is the book GET /api/books/[id] serialises, chapters included,
+    // plus their count (CONTRACTS §8).
+    const full = await getBook(owner, ownersBook.id);
+    expect(forOwner.books[0]).toEqual({ ...full, chapter_count: full.chapters.length });
     expect(forOwner.familyBooks.map((b: { id: string }) => b.id)).toEqual([relativesBook.id]);
     expect((await list(stranger)).familyBooks).toEqual([]);
 
@@ -216,15 +216,21 @@ describe('GET/PUT/DELETE /api/books', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/books/${ownersBook.id}`, headers: relative.headers })).statusCode).toBe(404);
   });
 
-  it('lists books as summaries (chapter_count, story_ids in order) and answers the chapters on the book', async () => {
+  it('lists books with story_ids and chapters [{id, chapter_number, title, word_count, status}] in order, never chapter text (CONTRACTS §8)', async () => {
     const owner = await signUp(t.app);
     const [a, b, c] = [await newStory(t.database.sql, owner.userId, { title: 'A' }), await newStory(t.database.sql, owner.userId, { title: 'B' }), await newStory(t.database.sql, owner.userId, { title: 'C' })];
     const book = (await createBook(owner, { selectedStories: [c!.id, a!.id, b!.id] })).json().book;
     const listed = (await t.app.inject({ method: 'GET', url: '/api/books', headers: owner.headers })).json().books;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ id: book.id, chapter_count: 3, story_ids: [c!.id, a!.id, b!.id] });
-    expect(listed[0]).not.toHaveProperty('chapters');
+    expect(listed[0].chapters).toEqual([
+      { id: c!.id, chapter_number: 1, title: 'C', word_count: expect.any(Number), status: expect.stringMatching(/^(completed|draft)$/) },
+      { id: a!.id, chapter_number: 2, title: 'A', word_count: expect.any(Number), status: expect.stringMatching(/^(completed|draft)$/) },
+      { id: b!.id, chapter_number: 3, title: 'B', word_count: expect.any(Number), status: expect.stringMatching(/^(completed|draft)$/) },
+    ]);
+    for (const ch of listed[0].chapters) expect(Object.keys(ch).sort()).toEqual(['chapter_number', 'id', 'status', 'title', 'word_count']);
     const got = await getBook(owner, book.id);
+    expect(listed[0].chapters).toEqual(got.chapters);
     expect(got.chapters.map((ch: { id: string; chapter_number: number }) => [ch.chapter_number, ch.id])).toEqual([
       [1, c!.id],
       [2, a!.id],
@@ -232,7 +238,12 @@ describe('GET/PUT/DELETE /api/books', () => {
     ]);
     // A chapter removed through the API leaves the count in step.
     await t.app.inject({ method: 'DELETE', url: `/api/books/${book.id}/chapters/${a!.id}`, headers: owner.headers });
-    expect((await t.app.inject({ method: 'GET', url: '/api/books', headers: owner.headers })).json().books[0].chapter_count).toBe(2);
+    const after = (await t.app.inject({ method: 'GET', url: '/api/books', headers: owner.headers })).json().books[0];
+    expect(after.chapter_count).toBe(2);
+    expect(after.chapters.map((ch: { id: string; chapter_number: number }) => [ch.chapter_number, ch.id])).toEqual([
+      [1, c!.id],
+      [2, b!.id],
+    ]);
     expect(await t.database.sql`select count(*)::int as n from book_chapters where book_id = ${book.id}`).toEqual([{ n: 2 }]);
   });
 
@@ -248,10 +259,10 @@ describe('GET/PUT/DELETE /api/books', () => {
     expect(bad.json().error).toContain('trim_size');
     expect((await t.app.inject({ method: 'PUT', url: `/api/books/${book.id}`, headers: owner.headers, payload: { status: 'lost' } })).statusCode).toBe(400);
     expect((await getBook(owner, book.id)).trim_size).toBe('8.5x11');
-    // The list's stored summary follows every update: it is the book less its chapters, plus their count.
-    const { chapters, ...rest } = await getBook(owner, book.id);
+    // The list's stored item follows every update: it is the book, chapters included, plus their count.
+    const full = await getBook(owner, book.id);
     const [summary] = (await t.app.inject({ method: 'GET', url: '/api/books', headers: owner.headers })).json().books;
-    expect(summary).toEqual({ ...rest, chapter_count: chapters.length });
+    expect(summary).toEqual({ ...full, chapter_count: full.chapters.length });
     expect(summary).toMatchObject({ title: 'Renamed', status: 'completed', keywords: ['a'] });
 
     const del = await t.app.inject({ method: 'DELETE', url: `/api/books/${book.id}`, headers: owner.headers });

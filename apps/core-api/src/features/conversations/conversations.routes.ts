@@ -3,10 +3,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
-import { readMultipartAudio, requireAudio } from '../speech/audio-upload';
+import { badRequest, coreErrorSchema, errorResponses, multipartBody, routeMedia, type RateLimitHandle } from '@story/http';
+import { MULTIPART_FILE_LIMIT_BYTES, readMultipartAudio, requireAudio } from '../speech/audio-upload';
 import { abortOnDisconnect, sendSynthesis } from '../speech/audio-reply';
-import { audioStream, speechText } from '../speech/speech.routes';
+import { audioStream, mp3Answer, speechText } from '../speech/speech.routes';
 import type { SpeechService } from '../speech/speech.service';
 import { MAX_TAGS, MAX_TURN_SECONDS, type ConversationsService } from './conversations.service';
 import {
@@ -55,6 +55,7 @@ export const conversationsRoutes =
           summary: "The interviewer's question as speech (MP3 stream)",
           description: 'Streams MP3 from the default text-to-speech provider with X-Provider, X-Voice-ID, X-Character-Count and X-Estimated-Cost headers.',
           body: z.object({ text: speechText, voiceId: z.string().trim().min(1).max(100).optional() }),
+          ...mp3Answer,
           response: { 200: audioStream, ...errorResponses(coreErrorSchema, [400, 401, 413, 415, 429, 502, 503, 504] as const) },
         },
       },
@@ -175,7 +176,17 @@ export const conversationsRoutes =
           summary: 'Store the audio of one conversation turn (at most 5 minutes)',
           description:
             'multipart/form-data: audio (file, at most 8 MB), conversationId, messageId (optional: the turn the audio belongs to; otherwise a new answer is added), duration (seconds, optional: probed from the media when not sent), transcript (optional). 502 when storage fails (nothing is written).',
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: { names: ['audio'], types: ['audio/*', 'video/*'], maxBytes: MULTIPART_FILE_LIMIT_BYTES, description: 'The audio of the turn' },
+              fields: z.object({
+                conversationId: z.uuid(),
+                messageId: z.uuid().optional().describe('The turn the audio belongs to; otherwise a new answer is added'),
+                duration: z.number().min(0).max(300).optional().describe('Seconds; probed from the media when not sent'),
+                transcript: z.string().max(20_000).optional(),
+              }),
+            }),
+          }),
           response: {
             201: z.object({
               success: z.literal(true),

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses } from '@story/http';
+import { coreErrorSchema, errorResponses, routeMedia, type HeaderDoc } from '@story/http';
 import type { DataExportService, Download } from './data-export.service';
 
 const tags = ['privacy'];
@@ -34,8 +34,30 @@ const DOWNLOAD_RULE =
   'A completed, unexpired export answers 200 with the file streamed (Content-Disposition attachment); one still pending or ' +
   'processing answers 202 with the export to poll; a failed one 409; an expired one 410. Exports expire 7 days after completion.';
 
+/** Seconds a client should wait before polling an export that is still being made. */
+export const EXPORT_RETRY_AFTER_SECONDS = 5;
+
+/** A 202 says where to poll and when (RFC 9110 §10.2.3, §15.3.3): Location is the export record. */
+function pollHeaders(reply: FastifyReply, exportId: string): FastifyReply {
+  return reply.header('Retry-After', String(EXPORT_RETRY_AFTER_SECONDS)).header('Location', `/api/user/data-exports/${exportId}`);
+}
+
+const POLL_HEADERS: Record<string, HeaderDoc> = {
+  'Retry-After': { description: 'Seconds to wait before polling again', schema: { type: 'integer' } },
+  Location: { description: 'The export record to poll: /api/user/data-exports/{id}', schema: { type: 'string' } },
+};
+const EXPORT_TYPES = ['application/json', 'application/pdf', 'application/zip'];
+const downloadMedia = routeMedia({
+  answers: { 200: { types: EXPORT_TYPES, description: 'The export file, streamed (Content-Disposition attachment)' } },
+  headers: { 202: POLL_HEADERS },
+});
+
 function sendDownload(reply: FastifyReply, result: Download) {
-  if (!result.ready) return reply.status(202).send({ success: true as const, message: `The export is ${result.export.status}; try again shortly.`, export: result.export });
+  if (!result.ready) {
+    return pollHeaders(reply, result.export.id)
+      .status(202)
+      .send({ success: true as const, message: `The export is ${result.export.status}; try again shortly.`, export: result.export });
+  }
   const { object, fileName, contentType } = result;
   return reply
     .status(200)
@@ -62,12 +84,13 @@ export const dataExportRoutes =
           tags,
           security,
           body: requestBody,
+          ...routeMedia({ headers: { 202: POLL_HEADERS } }),
           response: { 202: created, ...errorResponses(coreErrorSchema, [400, 401, 429] as const) },
         },
       },
       async (req, reply) => {
         const view = await requestExport(callerOf(req).userId, req.body);
-        return reply.status(202).send({ success: true as const, ...view, export: view });
+        return pollHeaders(reply, view.id).status(202).send({ success: true as const, ...view, export: view });
       },
     );
 
@@ -81,7 +104,7 @@ export const dataExportRoutes =
           tags,
           security,
           querystring: z.object({ format: format.default('json') }),
-          produces: ['application/json', 'application/pdf', 'application/zip'],
+          ...downloadMedia,
           response: { 200: fileResponse, 202: pending, ...errorResponses(coreErrorSchema, [400, 401, 409, 410, 429] as const) },
         },
       },
@@ -113,7 +136,7 @@ export const dataExportRoutes =
           tags,
           security,
           params: z.object({ id: z.uuid() }),
-          produces: ['application/json', 'application/pdf', 'application/zip'],
+          ...downloadMedia,
           response: { 200: fileResponse, 202: pending, ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 410, 429] as const) },
         },
       },
@@ -144,12 +167,13 @@ export const dataExportRoutes =
           tags: ['settings'],
           security,
           body: requestBody,
+          ...routeMedia({ headers: { 202: POLL_HEADERS } }),
           response: { 202: created, ...errorResponses(coreErrorSchema, [400, 401, 429] as const) },
         },
       },
       async (req, reply) => {
         const view = await requestExport(callerOf(req).userId, req.body);
-        return reply.status(202).send({ success: true as const, ...view, export: view });
+        return pollHeaders(reply, view.id).status(202).send({ success: true as const, ...view, export: view });
       },
     );
   };

@@ -67,6 +67,10 @@ describe('POST /api/user/export-data (json)', () => {
     const res = await post('/api/user/export-data', { format: 'json', exportType: 'all' });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toMatchObject({ id: expect.any(String), status: 'pending', export_type: 'all', format: 'json' });
+    // A 202 says where to poll and when (RFC 9110): Location is the export record, which answers.
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.headers['location']).toBe(`/api/user/data-exports/${res.json().id}`);
+    expect((await get(res.headers['location'] as string)).json().export.id).toBe(res.json().id);
     const done = await finished(res.json().id);
     expect(done).toMatchObject({ status: 'completed', file_url: `/api/user/data-exports/${done.id}/download` });
     expect(done.file_size_bytes).toBeGreaterThan(1000);
@@ -138,6 +142,7 @@ describe('POST /api/user/export-data (json)', () => {
   it('answers an export of type profile with only the profile tables', async () => {
     const res = await post('/api/settings/data-export', { export_type: 'profile', format: 'json' });
     expect(res.statusCode).toBe(202);
+    expect(res.headers['location']).toBe(`/api/user/data-exports/${res.json().export.id}`);
     const done = await finished(res.json().export.id);
     const data = JSON.parse((await get(done.file_url)).body);
     expect(Object.keys(data.tables)).toContain('profiles');
@@ -187,6 +192,8 @@ describe('GET /api/user/data-export?format=', () => {
   it('queues a pdf when none is ready (202), then streams the newest completed one', async () => {
     const first = await get('/api/user/data-export?format=pdf');
     expect(first.statusCode).toBe(202);
+    expect(first.headers['retry-after']).toBe('5');
+    expect(first.headers['location']).toBe(`/api/user/data-exports/${first.json().export.id}`);
     expect(first.json().export).toMatchObject({ format: 'pdf', export_type: 'all', status: 'pending' });
     // Asked again while pending: the same export, not a second one.
     expect((await get('/api/user/data-export?format=pdf')).json().export.id).toBe(first.json().export.id);
@@ -219,7 +226,10 @@ describe('GET /api/user/data-export?format=', () => {
     const { downloadUrl, success, message } = access.json();
     expect(success).toBe(true);
     expect(message).toEqual(expect.any(String));
-    expect((await get(downloadUrl)).statusCode).toBe(202);
+    const pending = await get(downloadUrl);
+    expect(pending.statusCode).toBe(202);
+    expect(pending.headers['retry-after']).toBe('5');
+    expect(pending.headers['location']).toMatch(/^\/api\/user\/data-exports\/[0-9a-f-]{36}$/);
     await t.app.coreJobs.drain();
     const res = await get(downloadUrl);
     expect(res.statusCode).toBe(200);

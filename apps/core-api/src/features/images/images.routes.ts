@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { AppError, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
+import { AppError, badRequest, coreErrorSchema, errorResponses, multipartBody, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject, type RateLimitHandle } from '@story/http';
 import { MULTIPART_BUFFERS, readMultipartFile } from '../multipart-file';
 import { IMAGE_MAX_BYTES, type ImagesService } from './images.service';
 
@@ -79,6 +79,7 @@ export const imagesRoutes =
           security,
           params: idParams,
           querystring: z.object({ variant: z.enum(['original', 'thumbnail']).default('original') }),
+          ...routeMedia(rangedMedia(['image/*'], 'The image')),
           response: {
             200: z.any().describe('The image bytes'),
             206: z.any().describe('A byte range of the image'),
@@ -123,7 +124,12 @@ export const imageUploadRoutes =
           summary: `Upload an image to the gallery (multipart: file, kind photo|document|art, title, caption); JPEG, PNG, WebP or HEIC judged from the bytes, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB; GPS location removed unless the privacy setting keep_photo_location is on`,
           tags,
           security,
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: { names: ['file'], types: ['image/jpeg', 'image/png', 'image/webp', 'image/heic'], maxBytes: IMAGE_MAX_BYTES, description: 'The image, judged from its bytes' },
+              fields: uploadFields,
+            }),
+          }),
           params: z.object({ storage_provider: z.string().max(20) }),
           response: {
             201: z.object({ image: imageView, locationRemoved: z.boolean() }).extend(imageView.shape),

@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { badRequest, coreErrorSchema, errorResponses, multipartBody, routeMedia, type RateLimitHandle } from '@story/http';
 import { MULTIPART_BUFFERS, readMultipartFile } from '../multipart-file';
 import { storyView } from '../stories/stories.schemas';
 import type { ImportRow } from './imports.repository';
@@ -133,7 +133,17 @@ export const importsRoutes =
           summary: `Import a file (multipart field file: PDF, DOCX or TXT judged from its bytes, at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB); read by a job`,
           tags,
           security,
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: {
+                names: ['file'],
+                types: ['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain'],
+                maxBytes: IMPORT_MAX_BYTES,
+                description: 'The document, judged from its bytes',
+              },
+              fields: z.object({ title: z.string().max(200).optional() }),
+            }),
+          }),
           response: created,
         },
       },
@@ -166,13 +176,28 @@ export const importsRoutes =
         schema: {
           operationId: 'processImport',
           summary: 'Split the imported text into candidate stories (local: chapter markers, headings, scene breaks, paragraph groups)',
+          description:
+            'With the text read: 200 with the candidates. While it is still being read (pending, processing): 202, the request is taken and ' +
+            'the candidates land with the text; poll GET /api/imports/{importId} (Location, Retry-After). A failed import: 409.',
           tags,
           security,
           params: idParams,
-          response: { 200: importView, ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 422, 429] as const) },
+          ...routeMedia({
+            headers: {
+              202: {
+                Location: { description: 'The import to poll', schema: { type: 'string' } },
+                'Retry-After': { description: 'Seconds to wait before polling', schema: { type: 'integer' } },
+              },
+            },
+          }),
+          response: { 200: importView, 202: importView, ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 422, 429] as const) },
         },
       },
-      async (req) => toView(await imports.process(callerOf(req).userId, req.params.importId)),
+      async (req, reply) => {
+        const { row, accepted } = await imports.process(callerOf(req).userId, req.params.importId);
+        if (!accepted) return reply.status(200).send(toView(row));
+        return reply.status(202).header('Location', `/api/imports/${row.id}`).header('Retry-After', '2').send(toView(row));
+      },
     );
 
     app.post(

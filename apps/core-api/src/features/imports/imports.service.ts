@@ -124,13 +124,19 @@ export function createImportsService(deps: ImportsDeps) {
     get: owned,
 
     /** POST /process: split the extracted text into candidate stories and keep them on the import. */
-    async process(userId: string, id: string): Promise<ImportRow> {
+    /**
+     * POST /process. While the text is still being read the request is taken, not refused: `accepted` is
+     * false and the candidates land with the text (the extract job splits it as it completes). A failed
+     * import stays a 409.
+     */
+    async process(userId: string, id: string): Promise<{ row: ImportRow; accepted: boolean }> {
       const row = await owned(userId, id);
-      if (row.status !== 'completed') throw conflict(`The import is ${row.status}: its text is not ready to split yet`, { code: 'import_not_ready' });
+      if (row.status === 'pending' || row.status === 'processing') return { row, accepted: true };
+      if (row.status !== 'completed') throw conflict(`The import is ${row.status}: it has no text to split`, { code: 'import_not_ready' });
       const candidates = splitIntoStories(await repo.extractedText(id), row.title ?? 'Imported story');
       if (!candidates.length) throw new AppError('unprocessable', 'No text was found in this import to make stories from');
       await repo.setCandidates(id, candidates);
-      return owned(userId, id);
+      return { row: await owned(userId, id), accepted: false };
     },
 
     /** POST /convert: one story per chosen candidate (all by default), in one transaction. */
@@ -199,7 +205,13 @@ export function createImportsService(deps: ImportsDeps) {
       if (text.length > MAX_IMPORT_TEXT) throw new UnreadableDocumentError(`The text is longer than ${MAX_IMPORT_TEXT.toLocaleString('en')} characters`);
       const fallback = extracted.title ?? (row.fileName ? baseName(row.fileName) : row.sourceUrl ? new URL(row.sourceUrl).hostname : 'Imported story');
       const wordCount = words(text);
-      await repo.complete(importId, { text, wordCount, title: fallback.slice(0, 200) });
+      const title = fallback.slice(0, 200);
+      // The candidates come with the text, so a process request taken while it was read is done now.
+      const candidates = splitIntoStories(text, row.title ?? title);
+      await repo.transaction(async (tx) => {
+        await repo.complete(importId, { text, wordCount, title }, tx);
+        if (candidates.length) await repo.setCandidates(importId, candidates, tx);
+      });
       return { wordCount };
     },
 

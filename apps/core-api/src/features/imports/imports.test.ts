@@ -139,10 +139,17 @@ describe('imports', () => {
     expect(pdf.json().mimeType).toBe('application/pdf');
     expect(docx.json().mimeType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     expect(await storedKeys()).toHaveLength(3);
-    // Before its text is there, process is refused.
-    expect((await post(`/api/imports/${txt.json().id}/process`)).statusCode).toBe(409);
+    // Before its text is there, process is taken (202, poll the import) and done when the text is read.
+    const early = await post(`/api/imports/${txt.json().id}/process`);
+    expect(early.statusCode).toBe(202);
+    expect(early.json()).toMatchObject({ id: txt.json().id, status: expect.stringMatching(/^(pending|processing)$/) });
+    expect(early.headers['location']).toBe(`/api/imports/${txt.json().id}`);
+    expect(Number(early.headers['retry-after'])).toBeGreaterThan(0);
 
     await h.app.coreJobs.drain();
+    const readWithCandidates = (await get(`/api/imports/${txt.json().id}`)).json();
+    expect(readWithCandidates.status).toBe('completed');
+    expect(readWithCandidates.candidates.map((c: { title: string }) => c.title)).toEqual(['Summer', 'Winter']);
     const titles: Record<string, string[]> = {};
     for (const res of [txt, pdf, docx]) {
       const status = (await get(`/api/imports/${res.json().id}`)).json();

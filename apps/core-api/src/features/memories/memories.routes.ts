@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject } from '@story/http';
+import { coreErrorSchema, errorResponses, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject } from '@story/http';
 import { contentDisposition } from './memory-files';
 import { idParams, listAnswer, listQuery, mediaQuery } from './memories.schemas';
 import type { MemoriesService } from './memories.service';
@@ -39,6 +39,7 @@ export const memoriesRoutes =
           security,
           params: idParams,
           querystring: mediaQuery,
+          ...routeMedia(rangedMedia(['audio/*', 'video/*', 'image/*', 'application/octet-stream', 'text/html'], 'The memory’s file (a story is its HTML page)')),
           response: {
             200: z.any().describe('The file, whole'),
             206: z.any().describe('The requested byte range'),

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { coreErrorSchema, errorResponses, routeMedia, type RateLimitHandle } from '@story/http';
 import { authResult } from '../auth/auth.schemas';
 import type { OAuthService } from './oauth.service';
 
@@ -17,6 +17,12 @@ export interface OAuthRoutesDeps {
   /** libs/auth refuseImpersonationBearer bound to the service's token checks (exchange refuses an impersonation token). */
   refuseImpersonationBearer?: (what: string) => onRequestAsyncHookHandler;
 }
+
+/** A 302 has no body; Location says where to go (CONTRACTS §10). */
+const redirectMedia = routeMedia({
+  answers: { 302: null },
+  headers: { 302: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } } },
+});
 
 /** The browser binding: a random value in a cookie set by /start; the callback must carry the same. */
 export const BINDING_COOKIE = 'story_oauth_browser';
@@ -78,6 +84,7 @@ export const oauthRoutes =
           tags: ['auth'],
           params: providerParams,
           querystring: z.object({ redirect_to: appPath.optional() }),
+          ...redirectMedia,
           response: { 302: redirect, ...errorResponses(coreErrorSchema, [400, 404, 429, 502] as const) },
         },
       },
@@ -106,6 +113,8 @@ export const oauthRoutes =
           'cannot be verified 401, an unverified email of an existing account 409.',
         tags: ['auth'],
         params: providerParams,
+        ...redirectMedia,
+        ...(method === 'POST' ? { consumes: ['application/x-www-form-urlencoded', 'application/json'] } : {}),
         response: { 302: redirect, ...errorResponses(coreErrorSchema, [400, 401, 404, 409, 413, 415, 429, 502] as const) },
       });
       callbackScope.get(

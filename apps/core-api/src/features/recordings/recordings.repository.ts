@@ -43,6 +43,8 @@ export interface NewRecording {
   sizeBytes: number;
   transcriptSource: string | null;
   trialSessionId: string | null;
+  /** Peaks computed on upload (spec 000 Recording fields: waveform_data "generated on upload"), or null. */
+  waveformData?: number[] | null;
 }
 
 export function createRecordingsRepository(sql: Sql) {
@@ -84,11 +86,11 @@ export function createRecordingsRepository(sql: Sql) {
       return one(
         await tx<RecordingRow[]>`
           insert into recordings (id, user_id, campaign_id, title, description, transcript, duration_seconds, storage_key, audio_url, mime_type,
-                                  status, media_type, original_file_size_bytes, transcript_status, transcript_source, trial_session_id, tags)
+                                  status, media_type, original_file_size_bytes, transcript_status, transcript_source, trial_session_id, tags, waveform_data)
           values (${r.id}, ${r.userId}, ${r.campaignId}, ${r.title}, ${r.description},
                   ${r.transcript}, ${r.durationSeconds}, ${r.storageKey}, ${r.audioUrl}, ${r.mimeType},
                   'completed', ${r.mediaType}, ${r.sizeBytes}, 'pending', ${r.transcriptSource}, ${r.trialSessionId},
-                  ${r.tags})
+                  ${r.tags}, ${r.waveformData ?? null}::real[])
           returning ${columns(tx)}`,
       );
     },

@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { AppError, assertStorableFields, badRequest, coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
+import { AppError, assertStorableFields, badRequest, coreErrorSchema, errorResponses, multipartBody, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject, type RateLimitHandle } from '@story/http';
 import { idParams, listQuery, parseFields, recordingView, toRecordingView, uploadFields } from './recordings.schemas';
 import { MULTIPART_BUFFERS } from '../multipart-file';
 import { MULTIPART_MAX_BYTES, MULTIPART_TOO_LARGE, type RecordingsService, type StoredUpload } from './recordings.service';
@@ -36,7 +36,12 @@ export const recordingsRoutes =
           description: TOO_LARGE,
           tags,
           security,
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: { names: ['audio', 'file'], types: ['audio/*', 'video/*'], maxBytes: MULTIPART_MAX_BYTES, description: 'The recording, judged from its bytes' },
+              fields: uploadFields,
+            }),
+          }),
           response: {
             201: z.object({ recording: recordingView }),
             ...errorResponses(coreErrorSchema, [400, 401, 403, 413, 415, 429, 502, 503] as const),
@@ -196,6 +201,7 @@ export const recordingsRoutes =
           tags,
           security,
           params: idParams,
+          ...routeMedia(rangedMedia(['audio/*', 'video/*'], 'The stored media')),
           response: {
             200: z.any().describe('The stored media, whole'),
             206: z.any().describe('The requested byte range of the stored media'),

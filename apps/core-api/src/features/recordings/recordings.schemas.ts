@@ -74,6 +74,7 @@ export const uploadFields = z.object({
   trial_session_id: z.string().trim().min(1).max(200).optional(),
   tags: z
     .string()
+    .max(2000)
     .optional()
     .transform((v) => (v ? [...new Set(v.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean))] : undefined))
     .pipe(z.array(z.string().max(40)).max(20).optional()),

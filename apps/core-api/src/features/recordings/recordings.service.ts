@@ -1,16 +1,22 @@
 // Recordings (spec 000 Recordings and "Recording to story" 1-6): saving an upload with the spec's failure
-// semantics, listing, streaming and deleting. Analysis (duration, waveform) and server transcription run in
-// the durable job `recording.process` right after the row is written, so the upload answers at the speed
-// of the storage write.
+// semantics, listing, streaming and deleting. A multipart upload (at most 8 MB) is copied to a temp file as
+// it streams into storage, and its waveform and duration are computed from that copy before the row is
+// written (spec 000 Recording fields: waveform_data "generated on upload"); server transcription, and the
+// analysis of direct uploads (stored by the client, up to 50 MB), run in the durable job `recording.process`.
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import { once } from 'node:events';
 import type { Sql } from 'postgres';
 import type { JobRunner } from '@story/jobs';
 import { AppError, badRequest, notFound } from '@story/http';
 import { isRangeNotSatisfiable, isStorageNotConfigured, newObjectKey, ProviderError, type ByteRange, type ObjectStorage, type StoredObject } from '@story/providers';
 import type { AccessPolicy } from '../access/access.policy';
 import { assertAllowance, tierOf } from '../tiers/tier-allowances';
-import { detectMedia, SNIFF_BYTES, type DetectedMedia } from './media-probe';
+import { decodeWaveform, detectMedia, SNIFF_BYTES, type DetectedMedia } from './media-probe';
 import { createRecordingsRepository, type NewRecording, type RecordingRow } from './recordings.repository';
 
 export type { RecordingRow } from './recordings.repository';
@@ -18,8 +24,35 @@ export type { RecordingRow } from './recordings.repository';
 export const MULTIPART_MAX_BYTES = 8 * 1024 * 1024;
 export const MULTIPART_TOO_LARGE = `Recordings larger than ${MULTIPART_MAX_BYTES / 1024 / 1024} MB must use direct upload (POST /api/uploads/presign, then POST /api/uploads/register)`;
 
-/** A file part streamed into storage, or (storage wholly unconfigured) only inspected. */
-export type StoredUpload = { stored: true; key: string; media: DetectedMedia; size: number } | { stored: false; media: DetectedMedia; size: number };
+/** A local copy of an upload, for the analysis made before the row is written; removed afterwards. */
+interface LocalCopy {
+  file: string;
+  remove: () => Promise<void>;
+}
+
+/** A file part streamed into storage (with its local copy), or (storage wholly unconfigured) only inspected. */
+export type StoredUpload = { stored: true; key: string; media: DetectedMedia; size: number; copy?: LocalCopy } | { stored: false; media: DetectedMedia; size: number };
+
+/** A temp file the upload is written to as it streams (the part is at most 8 MB). */
+async function openLocalCopy(): Promise<{ copy: LocalCopy; write: (chunk: Buffer) => Promise<void>; close: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'rec-upload-'));
+  const file = path.join(dir, 'media');
+  const out = createWriteStream(file);
+  const remove = async () => {
+    out.destroy();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return {
+    copy: { file, remove },
+    write: async (chunk) => {
+      if (!out.write(chunk)) await once(out, 'drain');
+    },
+    close: () => new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve()))),
+  };
+}
+
+/** Waveform peaks and duration of a local file from one ffmpeg decode (both null when ffmpeg cannot read it). */
+const analyzeCopy = (copy: LocalCopy) => decodeWaveform(copy.file);
 
 export const PROCESS_JOB = 'recording.process';
 
@@ -98,12 +131,13 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     userId: string,
     fields: NewRecordingFields,
     media: { key: string; mimeType: string; mediaType: string; size: number },
+    waveform: number[] | null = null,
   ): Promise<RecordingRow> {
     try {
       return await repo.transaction(async (tx) => {
         // The id is made here, so the row is written with its audio URL at once (one statement, not an insert and an update).
         const id = randomUUID();
-        const row = await repo.insertStored({ ...newRow(userId, fields, media), id, audioUrl: audioUrlOf(id), storageKey: media.key, tags: fields.tags ?? [] }, tx);
+        const row = await repo.insertStored({ ...newRow(userId, fields, media), id, audioUrl: audioUrlOf(id), storageKey: media.key, tags: fields.tags ?? [], waveformData: waveform }, tx);
         await jobs.enqueue(PROCESS_JOB, { recordingId: row.id, analyze: true }, { dedupeKey: `recording:${row.id}` }, tx);
         return row;
       });
@@ -163,38 +197,45 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
         throw badRequest('The uploaded file is not audio or video (webm, mp3, wav, m4a, ogg or video)', { field: 'audio' });
       }
       let size = 0;
+      const local = await openLocalCopy();
       async function* body() {
         size += head.length;
+        await local.write(head);
         yield head;
         if (done) return;
         for (let n = await iterator.next(); !n.done; n = await iterator.next()) {
           size += n.value.length;
+          await local.write(n.value);
           yield n.value;
         }
       }
       const key = newObjectKey(`recordings/${userId}`, media.extension);
       try {
         await storage.put(key, Readable.from(body(), { objectMode: false }), { contentType: media.mimeType });
+        await local.close();
       } catch (err) {
+        await local.copy.remove();
         await drain().catch(() => undefined);
         if (isStorageNotConfigured(err)) return { stored: false, media, size };
         throw new AppError('bad_gateway', 'The recording could not be saved to storage', { details: 'Nothing was saved. Keep your local copy and try saving again.', cause: err });
       }
-      if (file.truncated) {
+      const refuse = async (error: AppError) => {
+        await local.copy.remove();
         await storage.delete(key).catch(() => undefined);
-        throw new AppError('payload_too_large', MULTIPART_TOO_LARGE);
-      }
-      if (size > deps.maxStoredFileBytes) {
-        // Only reachable when MAX_STORED_FILE_BYTES is set below the multipart route's 8 MB.
-        await storage.delete(key).catch(() => undefined);
-        throw new AppError('payload_too_large', fileTooLargeMessage(deps.maxStoredFileBytes));
-      }
-      return { stored: true, key, media, size };
+        return error;
+      };
+      if (file.truncated) throw await refuse(new AppError('payload_too_large', MULTIPART_TOO_LARGE));
+      // Only reachable when MAX_STORED_FILE_BYTES is set below the multipart route's 8 MB.
+      if (size > deps.maxStoredFileBytes) throw await refuse(new AppError('payload_too_large', fileTooLargeMessage(deps.maxStoredFileBytes)));
+      return { stored: true, key, media, size, copy: local.copy };
     },
 
     /** Remove an object stored by storeUpload when the request fails afterwards (no orphan objects). */
     async discard(upload: StoredUpload | undefined) {
-      if (upload?.stored) await storage.delete(upload.key).catch(() => undefined);
+      if (upload?.stored) {
+        await upload.copy?.remove();
+        await storage.delete(upload.key).catch(() => undefined);
+      }
     },
 
     /** POST /api/recordings, second half: checks that need the text fields, then the row (or the upload_failed row and 503). */
@@ -215,7 +256,21 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
           extra: { status: 'upload_failed', recordingId },
         });
       }
-      return insertStored(userId, fields, { key: upload.key, mimeType: upload.media.mimeType, mediaType: upload.media.mediaType, size: upload.size });
+      // Waveform and duration from the local copy, before the row exists, so the upload's answer and every
+      // read after it carry them (spec 000: "generated on upload"). A duration the client sent is kept, as
+      // the job keeps it, unless the probe finds the recording over the 30-minute limit: the job then
+      // fails it against the probed length.
+      let analysis: Awaited<ReturnType<typeof analyzeCopy>> = { waveform: null, durationSeconds: null };
+      if (upload.copy) {
+        try {
+          analysis = await analyzeCopy(upload.copy);
+        } finally {
+          await upload.copy.remove();
+        }
+      }
+      const probed = analysis.durationSeconds;
+      const duration = probed !== null && (fields.duration === undefined || probed > MAX_VOICE_SECONDS) ? probed : fields.duration;
+      return insertStored(userId, { ...fields, duration }, { key: upload.key, mimeType: upload.media.mimeType, mediaType: upload.media.mediaType, size: upload.size }, analysis.waveform);
     },
 
     async list(userId: string, q: { campaignId?: string; search?: string; tags?: string[]; limit: number }) {

@@ -1,5 +1,7 @@
 // POST/GET/DELETE /api/recordings, media streaming and the processing job, against real PostgreSQL, real
 // local storage and real ffmpeg-made media.
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createDeepgramSpeechToText, createMemoryUsageRecorder, createSpeechRecognition, ffmpegPath, ProviderError, type ObjectStorage } from '@story/providers';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { buildTestAppWithProviders, fakeSpeech, makeTone, multipart, type Part } from '../../test/conversations-factories';
@@ -31,7 +33,7 @@ describe('recordings', () => {
 
   const worker = () => createRecordingWorker({ sql: t.database.sql, storage, speech: { available: false, providers: [], transcribe: async () => { throw new Error('unused'); } } });
 
-  it('saves an upload: row, stored bytes, browser caption pending, a queued job; the job adds duration and waveform', async () => {
+  it('saves an upload with its waveform and duration computed on upload (spec 000): in the answer and every read, before any job runs; the job then transcribes', async () => {
     const res = await upload(t, user, [
       { name: 'title', value: 'Grandma on the farm' },
       { name: 'transcript', value: 'we had three cows' },
@@ -52,12 +54,19 @@ describe('recordings', () => {
     expect(row!['size']).toBe(wav.length);
     const [job] = await t.database.sql`select kind, status, payload from jobs where dedupe_key = ${`recording:${recording.id}`}`;
     expect(job).toMatchObject({ kind: 'recording.process', status: 'queued' });
+    // Generated on upload: the answer carries it, and so does the waveform route right away.
+    expect(recording.duration_seconds).toBe(2);
+    expect(recording.waveform_data).toHaveLength(100);
+    expect(Math.max(...recording.waveform_data)).toBeGreaterThan(0.1);
+    const early = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording.id}/waveform`, headers: user.headers })).json();
+    expect(early).toEqual({ waveform: recording.waveform_data, duration: 2 });
+    // The upload's temp copy is gone.
+    expect(readdirSync(tmpdir()).filter((d) => d.startsWith('rec-upload-'))).toEqual([]);
 
     expect(await worker().runOnce()).toBeGreaterThanOrEqual(1);
     const after = (await t.app.inject({ method: 'GET', url: `/api/recordings/${recording.id}`, headers: user.headers })).json().recording;
     expect(after.duration_seconds).toBe(2);
-    expect(after.waveform_data).toHaveLength(100);
-    expect(Math.max(...after.waveform_data)).toBeGreaterThan(0.1);
+    expect(after.waveform_data).toEqual(recording.waveform_data);
     // No speech provider here: failed, saying so, and the caption stays the transcript.
     expect(after).toMatchObject({ transcript_status: 'failed', transcript: 'we had three cows', transcript_source: 'browser' });
     expect(after.transcript_error).toMatch(/not configured/);

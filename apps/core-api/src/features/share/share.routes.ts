@@ -2,7 +2,7 @@
 // without an account; limited per address like the other public lookups.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
+import { coreErrorSchema, errorResponses, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject, type RateLimitHandle } from '@story/http';
 import type { ShareService } from './share.service';
 
 const params = z.object({ token: z.string().max(300) });
@@ -59,6 +59,7 @@ export const shareRoutes =
           tags: ['share'],
           security: [],
           params,
+          ...routeMedia(rangedMedia(['audio/*', 'video/*'], 'The shared recording')),
           response: {
             200: z.any().describe('The stored media, whole'),
             206: z.any().describe('The requested byte range'),

@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { badRequest, coreErrorSchema, errorResponses, multipartBody, routeMedia, type RateLimitHandle } from '@story/http';
 import { MAX_TTS_CHARACTERS } from '@story/providers';
-import { readMultipartAudio, requireAudio } from './audio-upload';
+import { MULTIPART_FILE_LIMIT_BYTES, readMultipartAudio, requireAudio } from './audio-upload';
 import { abortOnDisconnect, sendSynthesis } from './audio-reply';
 import { TRANSCRIBE_PROVIDER_CHOICES, type SpeechService, type TranscribeProviderChoice } from './speech.service';
 
@@ -61,6 +61,26 @@ const ttsBody = z.object({
 
 const providerParams = z.object({ provider: z.string().min(1).max(40) });
 
+/** The text parts of POST /api/transcribe, for the document (the handler checks each as it reads it). */
+const transcribeFields = z.object({
+  language: z.string().max(40).regex(LANGUAGE).optional().describe("A language code such as en or en-US, or 'auto'"),
+  provider: z.enum(TRANSCRIBE_PROVIDER_CHOICES).optional().describe('Default auto'),
+  prompt: z.string().max(MAX_PROMPT_CHARACTERS).optional().describe('Names and places that help recognition'),
+});
+
+/** The MP3 answer of the speech routes, with the headers that describe it. */
+export const mp3Answer = routeMedia({
+  answers: { 200: { types: ['audio/mpeg'], description: 'MP3 audio, streamed as it is synthesized' } },
+  headers: {
+    200: {
+      'X-Provider': { description: 'The text-to-speech provider that spoke it', schema: { type: 'string' } },
+      'X-Voice-ID': { description: 'The voice used', schema: { type: 'string' } },
+      'X-Character-Count': { description: 'Characters synthesized', schema: { type: 'integer' } },
+      'X-Estimated-Cost': { description: 'Estimated cost in USD', schema: { type: 'string' } },
+    },
+  },
+});
+
 /** MP3 audio, streamed; the JSON body of the error statuses is declared beside it. */
 export const audioStream = z.unknown().describe('audio/mpeg stream');
 
@@ -81,7 +101,12 @@ export const speechRoutes =
             "multipart/form-data: audio (required file, at most 8 MB, audio or video), language (code or 'auto'), provider ('stt_primary', 'stt_fallback' or 'auto'), prompt (names and places that help recognition). 503 when no speech provider is configured.",
           tags: ['speech'],
           security: [{ bearerAuth: [] }],
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: { names: ['audio'], types: ['audio/*', 'video/*'], maxBytes: MULTIPART_FILE_LIMIT_BYTES, description: 'The audio to transcribe' },
+              fields: transcribeFields,
+            }),
+          }),
           response: { 200: transcribeResponse, ...errorResponses(coreErrorSchema, [400, 401, 413, 429, 502, 503, 504] as const) },
         },
       },
@@ -132,6 +157,7 @@ export const speechRoutes =
           security: [{ bearerAuth: [] }],
           params: providerParams,
           body: ttsBody,
+          ...mp3Answer,
           response: { 200: audioStream, ...errorResponses(coreErrorSchema, [400, 401, 404, 413, 415, 429, 502, 503, 504] as const) },
         },
         handler: async (req, reply) => {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses, parseRangeHeader, sendStoredObject, type RateLimitHandle } from '@story/http';
+import { coreErrorSchema, errorResponses, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject, type RateLimitHandle } from '@story/http';
 import type { UploadUrlService } from './upload-url.service';
 
 const tags = ['uploads'];
@@ -59,6 +59,7 @@ export const uploadUrlRoutes =
           tags,
           security,
           params: z.object({ fileId: z.uuid() }),
+          ...routeMedia(rangedMedia(['*/*'], 'The file, in the content type it was uploaded with')),
           response: {
             200: z.any().describe('The file'),
             206: z.any().describe('A byte range of the file'),

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { badRequest, coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
+import { badRequest, coreErrorSchema, errorResponses, routeMedia, type RateLimitHandle } from '@story/http';
 import { recordingView, toRecordingView } from '../recordings/recordings.schemas';
 import { MULTIPART_MAX_BYTES, type UploadsService } from './uploads.service';
 
@@ -91,6 +91,13 @@ export const directUploadRoutes =
           summary: 'Local storage only: receive the bytes of a presigned direct upload',
           tags,
           headers: z.object({ 'x-upload-ticket': z.string().min(1).max(4096).optional() }).loose(),
+          ...routeMedia({
+            requestBody: {
+              required: true,
+              description: 'The file’s bytes as they are, in the content type given to presign (at most the presigned size and MAX_STORED_FILE_BYTES, else 413)',
+              content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+            },
+          }),
           response: {
             200: z.object({ key: z.string(), size: z.number().int() }),
             ...errorResponses(coreErrorSchema, [400, 403, 413, 502] as const),

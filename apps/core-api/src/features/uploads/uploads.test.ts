@@ -30,7 +30,7 @@ describe('direct uploads', () => {
   it('presigns a server-generated key under the caller, takes the bytes, and registers a row of the ticketed size', async () => {
     const p = await presign();
     expect(p.key).toMatch(new RegExp(`^recordings/${user.userId}/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.wav$`));
-    expect(new URL(p.uploadUrl).pathname).toBe(`/api/uploads/direct/${p.key}`);
+    expect(new URL(p.uploadUrl).pathname).toBe(`/api/uploads/direct/${encodeURIComponent(p.key)}`);
     expect((await put(p, bytes)).statusCode).toBe(200);
     const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket, title: 'Long one', duration: 600 } });
     expect(res.statusCode).toBe(201);

@@ -13,7 +13,7 @@ import type { PromptsService } from './prompts.service';
 const tags = ['admin-ai'];
 const versionBody = z.object({
   content: z.string().min(1).max(50_000),
-  variables: z.array(z.string().trim().regex(/^[a-zA-Z_][\w.]*$/)).max(50).optional(),
+  variables: z.array(z.string().trim().max(100).regex(/^[a-zA-Z_][\w.]*$/)).max(50).optional(),
   model_settings: z.record(z.string(), z.unknown()).optional(),
   change_note: z.string().trim().max(1000).nullish(),
 });

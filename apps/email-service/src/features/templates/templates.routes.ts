@@ -37,7 +37,7 @@ export const templateName = z
   .max(100)
   .regex(/^[a-z][a-z0-9_]*$/, 'must be lowercase letters, digits and underscores, starting with a letter');
 
-const variableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, 'must be a placeholder name');
+const variableName = z.string().max(100).regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, 'must be a placeholder name');
 
 export const templateBody = z.object({
   name: templateName,
@@ -47,7 +47,7 @@ export const templateBody = z.object({
   subject_template: z.string().min(1).max(500),
   html_template: z.string().min(1).max(500_000),
   text_template: z.string().max(500_000).nullish(),
-  available_variables: z.record(z.string(), z.string()).optional(),
+  available_variables: z.record(z.string().max(100), z.string().max(1000)).optional(),
   default_variables: z.record(z.string(), z.unknown()).optional(),
   required_variables: z.array(variableName).max(100).optional(),
   trigger_events: z.array(z.string().min(1).max(100)).max(50).optional(),

@@ -23,16 +23,22 @@ export function createWaitlistService({ db, appUrl, freePlaces = WAITLIST_FREE_P
       const email = input.email.trim().toLowerCase();
       const token = randomBytes(32).toString('base64url');
       await db.transaction(async (tx) => {
-        const [existing] = await tx.select().from(waitlist).where(eq(waitlist.email, email)).for('update');
-        if (existing?.verified) return; // already confirmed: nothing to send
-        // A repeat within a minute sends nothing more, so the form cannot flood someone's inbox.
-        const lastIssued = Date.parse(String(existing?.metadata['tokenIssuedAt'] ?? ''));
-        if (existing && now().getTime() - lastIssued < RESEND_AFTER_MS) return;
         const issued = { tokenIssuedAt: now().toISOString() };
-        if (existing) {
+        // Insert first, ON CONFLICT DO NOTHING: two signups of one new address at once no longer both find
+        // no row and both insert (the second died on waitlist_email_key, a 500); the loser waits for the
+        // winner's commit, inserts nothing and takes the existing row below, locked.
+        const [created] = await tx
+          .insert(waitlist)
+          .values({ email, name: input.name ?? null, source: input.source ?? null, verificationTokenHash: hashToken(token), metadata: issued })
+          .onConflictDoNothing({ target: waitlist.email })
+          .returning({ id: waitlist.id });
+        if (!created) {
+          const [existing] = await tx.select().from(waitlist).where(eq(waitlist.email, email)).for('update');
+          if (!existing || existing.verified) return; // already confirmed: nothing to send
+          // A repeat within a minute sends nothing more, so the form cannot flood someone's inbox.
+          const lastIssued = Date.parse(String(existing.metadata['tokenIssuedAt'] ?? ''));
+          if (now().getTime() - lastIssued < RESEND_AFTER_MS) return;
           await tx.update(waitlist).set({ verificationTokenHash: hashToken(token), name: input.name ?? existing.name, metadata: { ...existing.metadata, ...issued } }).where(eq(waitlist.id, existing.id));
-        } else {
-          await tx.insert(waitlist).values({ email, name: input.name ?? null, source: input.source ?? null, verificationTokenHash: hashToken(token), metadata: issued });
         }
         await enqueueTemplate(tx, {
           template: { name: 'waitlist_verify' },

@@ -72,3 +72,13 @@ it('admin stats: signups, verified, conversion (an account with the address) and
   expect((await t.app.inject({ method: 'GET', url: '/api/admin/waitlist/stats', headers: (await sessionFor(t, 'user')).headers })).statusCode).toBe(403);
   expect((await t.app.inject({ method: 'GET', url: '/api/admin/waitlist/stats' })).statusCode).toBe(401);
 });
+
+it('simultaneous signups of one new address (with extra fields) all answer 202: one row, one email', async () => {
+  const email = 'racer@example.test';
+  const answers = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => t.app.inject({ method: 'POST', url: '/api/waitlist', payload: { email, name: `Racer ${i}`, source: 'landing', referrer: 'x'.repeat(50), utm: { a: i } } })),
+  );
+  expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 202));
+  expect(await t.database.sql`select id from waitlist where email = ${email}`).toHaveLength(1);
+  expect(await t.database.sql`select id from email_send_queue where to_email = ${email}`).toHaveLength(1);
+});

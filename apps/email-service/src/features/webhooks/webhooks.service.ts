@@ -12,14 +12,19 @@ import type { StampColumn, WebhooksRepository } from './webhooks.repository';
 let svix: typeof Svix | undefined;
 const loadSvix = () => (svix ??= require('svix') as typeof Svix);
 
-const eventSchema = z.object({
-  type: z.string().min(1),
+/** Longest provider message id taken: it reaches unique indexes (a btree row holds at most ~2.7 kB). */
+export const MAX_EMAIL_ID = 200;
+const address = z.string().max(320);
+
+/** A delivery event as the provider sends it (Resend's shape); every text that reaches an index is bounded. */
+export const eventSchema = z.object({
+  type: z.string().min(1).max(100).describe('email.sent, email.delivered, email.opened, email.clicked, email.bounced, email.complained; others are kept and change nothing'),
   created_at: z.string().datetime({ offset: true }),
   data: z
     .object({
-      email_id: z.string().min(1),
-      to: z.union([z.string(), z.array(z.string())]),
-      subject: z.string(),
+      email_id: z.string().min(1).max(MAX_EMAIL_ID).describe('The provider’s message id'),
+      to: z.union([address, z.array(address).max(100)]),
+      subject: z.string().max(2000),
     })
     .passthrough(),
 });

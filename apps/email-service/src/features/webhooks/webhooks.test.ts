@@ -135,6 +135,17 @@ it('answers 400 to a signed body that is not JSON or not an event', async () => 
   expect(res.json().code).toBe('VALIDATION_ERROR');
 });
 
+it('refuses a signed event whose email_id or svix-id is over its bound with 400 naming it, not a 500 from the unique index', async () => {
+  const before = await eventCount();
+  const long = await t.app.inject(signed(event('email.opened', 'e'.repeat(500_000))));
+  expect(long.statusCode).toBe(400);
+  expect(long.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { invalid_fields: ['data.email_id'] } });
+  const longId = await t.app.inject(signed(event('email.opened', 'x'), { msgId: `msg_${'m'.repeat(5000)}` }));
+  expect(longId.statusCode).toBe(400);
+  expect(longId.json().error).toMatch(/svix-id/);
+  expect(await eventCount()).toBe(before);
+});
+
 it('answers 401 when no EMAIL_WEBHOOK_SECRET is configured', async () => {
   const other = await buildPipelineApp({ EMAIL_WEBHOOK_SECRET: undefined });
   try {

@@ -2,6 +2,7 @@
 // rendered in memory and sent with its Content-Length (spec 002): exports are a few pages of text.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { routeMedia } from '@story/http';
 import { requireToolsSession, toolsCallerOf } from '../../shared/caller';
 import type { ToolsFeatureDeps } from '../../shared/deps';
 import { toolsErrors } from '../../shared/envelope';
@@ -51,6 +52,20 @@ export const exportRoutes =
           tags: ['export'],
           params: z.object({ tool: toolPathParam, id: z.string().min(1).max(100) }),
           body: bodySchema,
+          ...routeMedia({
+            answers: {
+              200: {
+                types: ['application/json', 'text/csv', 'application/pdf', 'text/html', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain'],
+                description: 'The file in the asked format (text/plain: the flashcard study-app imports), as an attachment',
+              },
+            },
+            headers: {
+              200: {
+                'Content-Disposition': { description: 'attachment; filename="content-export.<ext>"', schema: { type: 'string' } },
+                'Content-Length': { description: 'Bytes of the file', schema: { type: 'integer' } },
+              },
+            },
+          }),
           response: {
             200: z.any().describe('The exported file (binary for pdf and docx)'),
             ...toolsErrors([400, 401, 404, 413, 415, 422, 429, 500] as const),

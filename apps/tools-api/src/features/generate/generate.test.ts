@@ -111,6 +111,20 @@ describe('bad input', () => {
     expect(await t.database.sql`select 1 from tools_rate_limits where key = ${`sess:${sessionId}`}`).toHaveLength(0);
   });
 
+  it('book-blurb takes the book’s title as `title` as well as `bookTitle`; with neither, 400 names options.bookTitle', async () => {
+    const byTitle = await generate(t, 'book-blurb', { title: 'The Lantern House', genre: 'mystery' });
+    expect(byTitle.data.content['bookTitle']).toBe('The Lantern House');
+    expect(byTitle.data.title).toContain('The Lantern House');
+    const both = await generate(t, 'book-blurb', { bookTitle: 'Salt and Iron', title: 'ignored' });
+    expect(both.data.content['bookTitle']).toBe('Salt and Iron');
+    const neither = await t.app.inject({ method: 'POST', url: '/api/book-blurb/generate', headers: { 'x-session-id': newSessionId() }, payload: { options: { genre: 'mystery' } } });
+    expect(neither.statusCode).toBe(400);
+    expect(neither.json().error).toMatchObject({ code: 'INVALID_INPUT', field: 'options.bookTitle' });
+    const tooLong = await t.app.inject({ method: 'POST', url: '/api/book-blurb/generate', headers: { 'x-session-id': newSessionId() }, payload: { options: { title: 'x'.repeat(201) } } });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error).toMatchObject({ field: 'options.bookTitle' });
+  });
+
   it('refuses flashcard text with nothing to learn, and gives the use back', async () => {
     const sessionId = newSessionId();
     const res = await t.app.inject({ method: 'POST', url: '/api/flashcards/generate', headers: { 'x-session-id': sessionId }, payload: { options: { text: '!!! ??? ... --- *** ### !!! ???' } } });

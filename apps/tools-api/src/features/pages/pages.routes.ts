@@ -4,13 +4,16 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ToolRoute } from '@story/db';
-import { escapeHtml } from '@story/http';
+import { escapeHtml, routeMedia } from '@story/http';
 import type { BrowseService } from '../browse/browse.service';
 import { isToolRoute } from '../../shared/tool-param';
 import { toolDefinition } from '../../tools';
-import { pageHeaders, renderFlashcards, renderFlipbook, renderPage, renderValue } from './render';
+import { fitDescription } from '../../tools/seo';
+import { pageHeaders, renderBookBlurb, renderEmbedOffer, renderFlashcards, renderFlipbook, renderPage, renderValue } from './render';
 
 const html = z.string();
+/** The pages are text/html, found or not (spec 002 "Public page routes"). */
+const htmlAnswers = routeMedia({ answers: { 200: { types: ['text/html'], description: 'The page' }, 404: { types: ['text/html'], description: 'The not-found page' } } });
 
 /** What made the item, as stored (is_ai_generated, ai_model): an AI model is named only when one wrote it. */
 const madeByLine = (ai: { model: string | null; isAiGenerated: boolean }) =>
@@ -47,7 +50,7 @@ export const pagesRoutes =
 
     app.get(
       '/:tool/',
-      { schema: { operationId: 'toolLandingPage', summary: 'Public landing page of a tool (HTML)', tags: ['pages'], params: z.object({ tool: z.string() }), response: { 200: html, 404: html } } },
+      { schema: { operationId: 'toolLandingPage', summary: 'Public landing page of a tool (HTML)', tags: ['pages'], params: z.object({ tool: z.string() }), ...htmlAnswers, response: { 200: html, 404: html } } },
       async (req, reply) => {
         if (!isToolRoute(req.params.tool)) return notFound(reply);
         const tool = req.params.tool;
@@ -66,7 +69,7 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
           200,
           renderPage({
             title: `${def.title}: free online tool | Family Stories`,
-            description: def.description,
+            description: fitDescription(def.description),
             canonical,
             keywords: [def.title.toLowerCase(), 'free writing tool', 'creative writing'],
             jsonLd: { '@context': 'https://schema.org', '@type': 'WebApplication', name: def.title, description: def.description, url: canonical, applicationCategory: 'WritingApplication', offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' } },
@@ -85,6 +88,7 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
           tags: ['pages'],
           params: z.object({ tool: z.string() }),
           querystring: z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) }),
+          ...htmlAnswers,
           response: { 200: html, 404: html },
         },
       },
@@ -101,7 +105,7 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
           200,
           renderPage({
             title: `Browse ${def.title} ideas${page > 1 ? ` (page ${page})` : ''} | Family Stories`,
-            description: `Public ${def.title.toLowerCase()} results shared by writers. ${def.description}`,
+            description: fitDescription(`Public ${def.title.toLowerCase()} results shared by writers. ${def.description}`),
             canonical,
             jsonLd: { '@context': 'https://schema.org', '@type': 'CollectionPage', name: `${def.title} ideas`, url: canonical, numberOfItems: total },
             body: `<h1>${escapeHtml(def.title)}: shared ideas</h1>${itemList(tool, items)}<p>${nav}</p>`,
@@ -126,10 +130,14 @@ ${featured.items.length ? `<h2>Featured</h2>${itemList(tool, featured.items)}` :
           ? renderFlashcards(content)
           : tool === 'flipbook'
             ? renderFlipbook(content, content['source'] === 'pdf' ? `${base}/api/flipbook/${item.shareCode}/pdf` : null)
-            : renderValue(content);
+            : tool === 'book-blurb'
+              ? renderBookBlurb(content)
+              : renderValue(content);
+      // A share page offers its embeddable variant (the embed page itself does not).
+      const embedOffer = embed ? '' : renderEmbedOffer(`${base}/embed/${tool}/${item.shareCode}/`, item.title);
       const body = `<h1>${escapeHtml(item.title)}</h1>
 <p class="meta">Made with the <a href="${escapeHtml(`${base}/${tool}/`)}"${embed ? ' target="_blank" rel="noopener"' : ''}>${escapeHtml(def.title)}</a> · ${escapeHtml(madeByLine(item.aiMetadata))} · ${item.viewCount} ${item.viewCount === 1 ? 'view' : 'views'}</p>
-${rendered}`;
+${rendered}${embedOffer}`;
       return send(
         reply,
         200,
@@ -164,12 +172,12 @@ ${rendered}`;
     const itemParams = z.object({ tool: z.string(), shareCode: z.string().max(100) });
     app.get(
       '/:tool/:shareCode/',
-      { schema: { operationId: 'toolItemPage', summary: 'Public page of one item (HTML; noindex unless public)', tags: ['pages'], params: itemParams, response: { 200: html, 404: html } } },
+      { schema: { operationId: 'toolItemPage', summary: 'Public page of one item (HTML; noindex unless public)', tags: ['pages'], params: itemParams, ...htmlAnswers, response: { 200: html, 404: html } } },
       async (req, reply) => itemPage(req.params.tool, req.params.shareCode, reply, false),
     );
     app.get(
       '/embed/:tool/:shareCode/',
-      { schema: { operationId: 'toolItemEmbed', summary: 'Embeddable page of one item, framable by any site (HTML)', tags: ['pages'], params: itemParams, response: { 200: html, 404: html } } },
+      { schema: { operationId: 'toolItemEmbed', summary: 'Embeddable page of one item, framable by any site (HTML)', tags: ['pages'], params: itemParams, ...htmlAnswers, response: { 200: html, 404: html } } },
       async (req, reply) => itemPage(req.params.tool, req.params.shareCode, reply, true),
     );
   };

@@ -1,5 +1,6 @@
 // Public pages: SEO metadata, JSON-LD, noindex for private items, escaping of every user string, the
 // embeddable variant's framing headers, the CSS page-flip viewer, and 404 pages.
+import { TOOL_ROUTES } from '@story/db';
 import { buildTestApp, generate, type TestContext } from '../../test/helper';
 
 let t: TestContext;
@@ -80,4 +81,52 @@ it('answers 404 pages for unknown tools, codes and expired items', async () => {
   const { data } = await generate(t, 'plot-twists', { genre: 'noir' });
   await t.database.sql`update tools_plot_twists set expires_at = now() - interval '1 second' where id = ${data.id}`;
   expect((await page(`/plot-twists/${data.shareCode}/`)).statusCode).toBe(404);
+});
+
+describe('spec 002 page rules: one main landmark, meta descriptions of 150-160 characters, an embed offer, readable blurbs', () => {
+  const description = (html: string) => {
+    const m = /<meta name="description" content="([^"]*)">/.exec(html);
+    // Entities count as the one character they stand for.
+    return (m?.[1] ?? '').replace(/&(amp|lt|gt|quot|#39);/g, 'x');
+  };
+  const mains = (html: string) => (html.match(/<main[\s>]/g) ?? []).length;
+
+  it('landing and browse pages of every tool: one <main>, a description of 150-160 characters', async () => {
+    for (const tool of TOOL_ROUTES) {
+      for (const url of [`/${tool}/`, `/${tool}/browse/`, `/${tool}/browse/?page=2`]) {
+        const res = await page(url);
+        expect(res.statusCode).toBe(200);
+        expect(mains(res.body)).toBe(1);
+        const length = description(res.body).length;
+        expect({ url, ok: length >= 150 && length <= 160 }).toEqual({ url, ok: true });
+      }
+    }
+  });
+
+  it('an item page offers its embed link and code; the embed page and the 404 page have one <main> too', async () => {
+    const { data } = await generate(t, 'story-prompts', {});
+    const item = await page(`/story-prompts/${data.shareCode}/`);
+    expect(mains(item.body)).toBe(1);
+    const embedUrl = `https://tools.example.test/embed/story-prompts/${data.shareCode}/`;
+    expect(item.body).toContain(`<a href="${embedUrl}" rel="nofollow">embed link</a>`);
+    expect(item.body).toContain(`&lt;iframe src=&quot;${embedUrl}&quot;`);
+    const embed = await page(`/embed/story-prompts/${data.shareCode}/`);
+    expect(embed.statusCode).toBe(200);
+    expect(mains(embed.body)).toBe(1);
+    expect(embed.body).not.toContain('embed link');
+    expect(mains((await page('/story-prompts/nope_nope/')).body)).toBe(1);
+  });
+
+  it('a book-blurb page shows each version under its heading with its word count, the recommended one marked, and the scores as a table', async () => {
+    const { data } = await generate(t, 'book-blurb', { bookTitle: 'The Salt Road', genre: 'historical' });
+    const res = await page(`/book-blurb/${data.shareCode}/`);
+    const content = data.content as { versions: { type: string; wordCount: number }[]; performanceAnalysis: { recommended: string } };
+    for (const heading of ['Hook focused', 'Character driven', 'Situation based']) expect(res.body).toMatch(new RegExp(`<h2>${heading}( <span class="badge">Recommended</span>)?</h2>`));
+    expect((res.body.match(/<span class="badge">Recommended<\/span>/g) ?? []).length).toBe(1);
+    for (const v of content.versions) expect(res.body).toContain(`<p class="meta">${v.wordCount} words</p>`);
+    expect(res.body).toContain('<table class="scores">');
+    expect(res.body).toContain('<h2>Performance analysis</h2>');
+    // Not the raw field dump of before.
+    expect(res.body).not.toMatch(/<dt>(Versions|Performance Analysis|Word Count|Hook Strength)<\/dt>/);
+  });
 });

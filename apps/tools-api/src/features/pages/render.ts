@@ -22,6 +22,42 @@ export function renderValue(value: unknown, depth = 0): string {
   return '';
 }
 
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/**
+ * A book-blurb item as a reader wants it: the book, then each version under its own heading with its
+ * word count (the recommended one marked), then the performance analysis as a table and its notes.
+ */
+export function renderBookBlurb(content: Record<string, unknown>): string {
+  const versions = Array.isArray(content['versions']) ? (content['versions'] as Record<string, unknown>[]) : [];
+  const analysis = (content['performanceAnalysis'] ?? {}) as Record<string, unknown>;
+  const recommended = str(analysis['recommended']);
+  const scores = Array.isArray(analysis['scores']) ? (analysis['scores'] as Record<string, unknown>[]) : [];
+  const notes = Array.isArray(analysis['notes']) ? (analysis['notes'] as unknown[]).map(str).filter(Boolean) : [];
+  const label = (type: string) => humanKey(type);
+  const about = [str(content['bookTitle']) && `<strong>${escapeHtml(content['bookTitle'])}</strong>`, str(content['genre']) && escapeHtml(humanKey(str(content['genre'])))].filter(Boolean).join(' · ');
+  const blocks = versions.map((v) => {
+    const type = str(v['type']);
+    const words = num(v['wordCount']);
+    const mark = type && type === recommended ? ' <span class="badge">Recommended</span>' : '';
+    return `<section class="blurb"><h2>${escapeHtml(label(type) || 'Blurb')}${mark}</h2>${renderValue(str(v['blurb']), 1)}${words === null ? '' : `<p class="meta">${words} words</p>`}</section>`;
+  });
+  const table = scores.length
+    ? `<table class="scores"><caption>Scores out of 10</caption><thead><tr><th>Version</th><th>Hook</th><th>Clarity</th><th>Emotional pull</th><th>Overall</th></tr></thead><tbody>${scores
+        .map((s) => `<tr><th scope="row">${escapeHtml(label(str(s['type'])))}</th>${['hookStrength', 'clarity', 'emotionalPull', 'overall'].map((k) => `<td>${escapeHtml(num(s[k]) ?? '')}</td>`).join('')}</tr>`)
+        .join('')}</tbody></table>`
+    : '';
+  const analysisBlock = table || notes.length ? `<section class="analysis"><h2>Performance analysis</h2>${table}${notes.length ? `<ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>` : ''}</section>` : '';
+  return `${about ? `<p class="book">${about}</p>` : ''}${blocks.join('')}${analysisBlock}`;
+}
+
+/** The "embed this" offer of a share page: the embed URL and the iframe to paste. */
+export function renderEmbedOffer(embedUrl: string, title: string): string {
+  const snippet = `<iframe src="${embedUrl}" title="${title.replace(/"/g, '&quot;')}" width="100%" height="600" style="border:0" loading="lazy"></iframe>`;
+  return `<section class="embed-offer"><h2>Embed it</h2><p>Show this on your own site: <a href="${escapeHtml(embedUrl)}" rel="nofollow">embed link</a>, or paste this code:</p><pre><code>${escapeHtml(snippet)}</code></pre></section>`;
+}
+
 export function renderFlashcards(content: Record<string, unknown>): string {
   const cards = Array.isArray(content['cards']) ? (content['cards'] as { front?: unknown; back?: unknown }[]) : [];
   return `<table class="cards"><thead><tr><th>Front</th><th>Back</th></tr></thead><tbody>${cards
@@ -63,7 +99,10 @@ h1{font-size:1.8rem;line-height:1.2}a{color:#7a3e0a}dt{font-weight:bold;margin-t
 .meta{color:#666;font-size:.9rem}.cards{border-collapse:collapse;width:100%}.cards td,.cards th{border:1px solid #ddd;padding:.5rem;vertical-align:top}
 .fb-page{border:1px solid #d9cbb0;background:#fff;box-shadow:0 2px 10px #0002;padding:2rem;min-height:22rem}.fb-nav{display:flex;justify-content:space-between;margin-top:1rem}
 .fb-nav label{cursor:pointer;color:#7a3e0a;text-decoration:underline}.fb-frame{width:100%;height:30rem;border:1px solid #ddd;margin-top:1rem}
-ul.items{padding-left:1.2rem}ul.items li{margin:.4rem 0}footer{margin-top:3rem;color:#888;font-size:.85rem}`;
+ul.items{padding-left:1.2rem}ul.items li{margin:.4rem 0}footer{margin-top:3rem;color:#888;font-size:.85rem}
+.badge{font-size:.75rem;background:#7a3e0a;color:#fff;border-radius:.3rem;padding:.1rem .4rem;vertical-align:middle}
+.scores{border-collapse:collapse;width:100%}.scores td,.scores th{border:1px solid #ddd;padding:.4rem;text-align:left}
+pre{white-space:pre-wrap;word-break:break-all;background:#f4efe6;padding:.6rem;font-size:.85rem}`;
 
 export function renderPage(p: PageInput): string {
   const robots = p.noindex ? '<meta name="robots" content="noindex, nofollow">' : '<meta name="robots" content="index, follow">';
@@ -82,7 +121,7 @@ ${robots}
 <meta name="twitter:card" content="summary">
 ${p.jsonLd ? `<script type="application/ld+json">${jsonLd(p.jsonLd)}</script>` : ''}
 <style>${STYLE}</style></head>
-<body${p.embed ? ' class="embed"' : ''}>${p.body}${p.embed ? '' : '<footer>Made with the Family Stories free writing tools.</footer>'}</body></html>`;
+<body${p.embed ? ' class="embed"' : ''}><main>${p.body}</main>${p.embed ? '' : '<footer>Made with the Family Stories free writing tools.</footer>'}</body></html>`;
 }
 
 /** Page CSP: no scripts, inline styles only, PDF frames from this origin; embeds may be framed anywhere. */

@@ -78,12 +78,13 @@ export const searchRoutes =
           description:
             'q uses web-search syntax ("exact phrase", or, -exclude). type content|responses|all; tools a comma list of tool names; ' +
             'sort relevance|date|popular. Public items plus the caller’s own. Facet counts (and totalResults) stop at 200 per tool and type, and are ' +
-            'estimated when a word matches more than 200 items; relevance and popularity then rank the newest matches.',
+            'estimated when a word matches more than 200 items; relevance and popularity then rank the newest matches. 503 (with Retry-After) ' +
+            'when the search engine or the database is unavailable.',
           tags: ['search'],
           querystring: searchQuery,
           response: {
             200: envelopeSchema(z.object({ content: z.array(hitSchema), suggestions: z.array(z.string()), facets: z.object({ tools: facetSchema, types: facetSchema }) })),
-            ...toolsErrors([400, 401, 429] as const),
+            ...toolsErrors([400, 401, 429, 500, 503] as const),
           },
         },
       },

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromBuffer } from 'file-type';
 import type { ToolRoute } from '@story/db';
-import { assertStorableFields, parseRangeHeader, sendStoredObject } from '@story/http';
+import { assertStorableFields, multipartBody, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject } from '@story/http';
 import type { ObjectStorage } from '@story/providers';
 import { requireToolsSession, toolsCallerOf, type ToolsSessionDeps } from '../../shared/caller';
 import { envelopeSchema, okEnvelope, toolsErrors } from '../../shared/envelope';
@@ -75,7 +75,20 @@ export const uploadsRoutes =
           operationId: 'generateFlashcardsFromFile',
           summary: 'Flashcards from a PDF (text extracted) or an image (OCR): multipart with "file" and optional "options" (JSON) or option fields',
           tags: ['generate'],
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: {
+                names: ['file'],
+                types: ['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/tiff', 'image/bmp', 'image/gif'],
+                maxBytes: maxUpload,
+                description: `A PDF (at most ${deps.maxPdfBytes} bytes) or an image (at most ${deps.maxImageBytes} bytes), judged from its bytes`,
+              },
+              fields: z.object({
+                options: z.string().max(64 * 1024).optional().describe('The flashcard options as a JSON object; plain option fields are taken too'),
+                sessionId: z.string().max(100).optional(),
+              }),
+            }),
+          }),
           params: z.object({ tool: z.literal('flashcards') }),
           response,
         },
@@ -97,7 +110,17 @@ export const uploadsRoutes =
           operationId: 'createFlipbookFromPdf',
           summary: 'A flipbook from a PDF: multipart with "file" and optional title, subtitle, theme',
           tags: ['generate'],
-          consumes: ['multipart/form-data'],
+          ...routeMedia({
+            requestBody: multipartBody({
+              file: { names: ['file'], types: ['application/pdf'], maxBytes: deps.maxPdfBytes, description: 'The PDF, judged from its bytes' },
+              fields: z.object({
+                title: z.string().max(200).optional(),
+                subtitle: z.string().max(200).optional(),
+                theme: z.enum(['classic', 'modern', 'dark']).optional().describe('Default classic'),
+                sessionId: z.string().max(100).optional(),
+              }),
+            }),
+          }),
           params: z.object({ tool: z.literal('flipbook') }),
           response,
         },
@@ -117,6 +140,7 @@ export const uploadsRoutes =
           summary: 'The PDF of a flipbook, range-capable, framable by this site’s viewer',
           tags: ['browse'],
           params: z.object({ tool: z.literal('flipbook'), shareCode: z.string().max(100) }),
+          ...routeMedia(rangedMedia(['application/pdf'], 'The flipbook’s PDF')),
           response: { 200: z.any(), 206: z.any(), ...toolsErrors([400, 404, 416] as const) },
         },
       },

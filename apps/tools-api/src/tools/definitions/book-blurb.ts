@@ -5,7 +5,19 @@ import { genreVocab, STORY_GENRES } from '../genres';
 import { cap, humanize, optionalText, titleCase, wordCount } from '../text';
 import { defineTool } from '../tool-definition';
 
-const options = z.object({
+/** The book's title arrives as `bookTitle` or, as a client writes it from the Book, `title`: both are taken. */
+const titleAlias = (raw: unknown) => {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    const o = raw as Record<string, unknown>;
+    if (o['bookTitle'] === undefined && o['title'] !== undefined) {
+      const { title, ...rest } = o;
+      return { ...rest, bookTitle: title };
+    }
+  }
+  return raw;
+};
+
+const optionFields = z.object({
   bookTitle: z.string().trim().min(1).max(200),
   genre: z.enum(STORY_GENRES).default('literary'),
   protagonist: optionalText(100),
@@ -16,7 +28,8 @@ const options = z.object({
   audience: z.enum(['adult', 'young-adult', 'middle-grade']).default('adult'),
   length: z.enum(['short', 'medium', 'long']).default('medium'),
 });
-type Options = z.infer<typeof options>;
+const options = z.preprocess(titleAlias, optionFields);
+type Options = z.infer<typeof optionFields>;
 
 const VERSION_TYPES = ['hook-focused', 'character-driven', 'situation-based'] as const;
 const version = z.object({ type: z.enum(VERSION_TYPES), blurb: z.string().min(1), wordCount: z.number().int().nonnegative() });
