@@ -4,3 +4,4 @@ export * from './auth-hook';
 export * from './passwords';
 export * from './session.routes';
 export * from './roles';
+export * from './password-signin';
