@@ -15,13 +15,16 @@ const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 
 /** A round upper bound for the axis (1, 2, 5 × 10^n). */
 function niceMax(max: number): number {
-  if (max <= 0) return 1;
+  // At least 2, so the middle tick of a chart of small counts is a whole number too.
+  if (max <= 2) return 2;
   const exp = 10 ** Math.floor(Math.log10(max));
   for (const m of [1, 2, 5, 10]) if (m * exp >= max) return m * exp;
   return 10 * exp;
 }
 
 const shortDate = (d: string) => d.slice(5);
+/** An axis value: whole numbers as counts, a half step (2.5) with its decimal. */
+const tick = (v: number) => (Number.isInteger(v) ? fmtInt(v) : v.toLocaleString('en-US', { maximumFractionDigits: 1 }));
 
 /**
  * Lines over days (one per series, up to four, each a class `series-<n>`), with a y axis of three ticks
@@ -40,8 +43,8 @@ export function lineChart(title: string, dates: string[], series: Series[]): Htm
   return html`<figure class="chart" aria-labelledby="${id}">
 <figcaption id="${id}">${title}</figcaption>
 <svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${`${title}: ${summary}`}" preserveAspectRatio="xMidYMid meet">
-${ticks.map((t) => html`<line class="gridline" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}"></line><text class="axis" x="${PAD.left - 6}" y="${(y(t) + 4).toFixed(1)}" text-anchor="end">${fmtInt(t)}</text>`)}
-${labelled.map((i) => html`<text class="axis" x="${x(i).toFixed(1)}" y="${H - 8}" text-anchor="middle">${shortDate(dates[i] ?? '')}</text>`)}
+${ticks.map((t) => html`<line class="gridline" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}"></line><text class="axis" x="${PAD.left - 6}" y="${(y(t) + 4).toFixed(1)}" text-anchor="end">${tick(t)}</text>`)}
+${labelled.map((i, n) => html`<text class="axis" x="${x(i).toFixed(1)}" y="${H - 8}" text-anchor="${n === 0 && labelled.length > 1 ? 'start' : n === labelled.length - 1 && labelled.length > 1 ? 'end' : 'middle'}">${shortDate(dates[i] ?? '')}</text>`)}
 ${series.map((s, n) => {
     const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
     return html`<polyline class="line series-${n}" points="${points}"></polyline>${s.values.length === 1 ? html`<circle class="dot series-${n}" cx="${x(0).toFixed(1)}" cy="${y(s.values[0] ?? 0).toFixed(1)}" r="3"></circle>` : ''}`;

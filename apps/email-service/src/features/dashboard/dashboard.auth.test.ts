@@ -32,18 +32,29 @@ const postSignIn = (cookie: string, fields: Record<string, string>) =>
   t.app.inject({ method: 'POST', url: '/dashboard/sign-in', headers: { ...HTML, cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form(fields) });
 
 describe('signed out', () => {
-  it('GET /dashboard answers the sign-in page (401) under the strict CSP, with the security headers', async () => {
+  it('GET /dashboard sends a browser to the sign-in page, served under the strict CSP with the security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/dashboard', headers: HTML });
-    expect(res.statusCode).toBe(401);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.body).toContain('<form method="post" action="/dashboard/sign-in"');
-    expect(res.body.match(/<main\b/g)).toHaveLength(1);
-    expect(res.headers['content-security-policy']).toBe(DASHBOARD_CSP);
-    expect(res.headers['content-security-policy']).not.toMatch(/unsafe-inline|unsafe-eval/);
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(securityHeaderProblems(res)).toEqual([]);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/dashboard/sign-in?next=%2Fdashboard');
+    const page = await t.app.inject({ method: 'GET', url: res.headers.location as string, headers: HTML });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('<form method="post" action="/dashboard/sign-in"');
+    expect(page.body).toContain('<input type="hidden" name="next" value="/dashboard">');
+    expect(page.body.match(/<main\b/g)).toHaveLength(1);
+    expect(page.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+    expect(page.headers['content-security-policy']).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(securityHeaderProblems(page)).toEqual([]);
     // The page carries no inline script or style at all.
-    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle="/);
+    expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle="/);
+  });
+
+  it('shows only its own texts for a reason in the query', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/dashboard/sign-in?reason=%3Cscript%3E', headers: HTML });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('script%3E');
+    expect(page.body).not.toContain('<script>');
   });
 
   it('answers a client that does not ask for HTML in the email-service shape (401 UNAUTHORIZED)', async () => {
@@ -53,7 +64,7 @@ describe('signed out', () => {
   });
 
   it('serves the assets by content hash, cached, without a session', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/dashboard', headers: HTML });
+    const page = await t.app.inject({ method: 'GET', url: '/dashboard/sign-in', headers: HTML });
     const css = /href="(\/dashboard\/assets\/dashboard\.[0-9a-f]{12}\.css)"/.exec(page.body)?.[1];
     const js = /src="(\/dashboard\/assets\/dashboard\.[0-9a-f]{12}\.js)"/.exec(page.body)?.[1];
     for (const url of [css!, js!]) {
@@ -175,14 +186,19 @@ describe('the session', () => {
     const [row] = await t.database.sql`select revoked_at, revoked_reason from auth_sessions where id = ${browser.sessionId}`;
     expect(row?.['revoked_reason']).toBe('signout');
     const after = await browser.get('/dashboard');
-    expect(after.statusCode).toBe(401);
-    expect(after.body).toContain('Your session has ended');
+    expect(after.statusCode).toBe(303);
+    expect(after.headers.location).toBe('/dashboard/sign-in?next=%2Fdashboard&reason=ended');
+    expect((await t.app.inject({ method: 'GET', url: after.headers.location as string, headers: HTML })).body).toContain('Your session has ended');
+    // A form posted with the ended session is refused where it was sent, with the same message.
+    const post = await browser.post('/dashboard/system/clear-cache', {});
+    expect(post.statusCode).toBe(401);
+    expect(post.body).toContain('Your session has ended');
   });
 
   it('ends when the session is revoked elsewhere (core-api sign-out, an admin revoking it)', async () => {
     const browser = await signIn(t, admin);
     await t.database.sql`update auth_sessions set revoked_at = now(), revoked_reason = 'signout' where id = ${browser.sessionId}`;
-    expect((await browser.get('/dashboard/users')).statusCode).toBe(401);
+    expect((await browser.get('/dashboard/users')).headers.location).toContain('reason=ended');
   });
 
   it('ends when the account loses its role (403, the cookie cleared)', async () => {
@@ -190,22 +206,23 @@ describe('the session', () => {
     const browser = await signIn(t, demoted);
     await t.database.sql`update accounts set role = 'user', granted_role = null where id = ${demoted.userId}`;
     const res = await browser.get('/dashboard');
-    expect(res.statusCode).toBe(403);
-    expect(res.body).toContain('no longer holds role admin or support');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toContain('reason=no_role');
     expect(setCookies(res.headers).find((c) => c.startsWith('story_admin='))).toMatch(/Max-Age=0/);
+    expect((await t.app.inject({ method: 'GET', url: res.headers.location as string, headers: HTML })).body).toContain('no longer holds role admin or support');
   });
 
   it('refuses an expired session cookie with a clear page, and an impersonation token as a cookie', async () => {
     const [row] = await t.database.sql`insert into auth_sessions (user_id, expires_at) values (${admin.userId}, now() + interval '1 day') returning id`;
     const expired = await createTokenSigner(t.config.secrets.jwtSecret, -60).sign({ userId: admin.userId, email: admin.email, role: 'admin', sessionId: row!['id'] });
     const res = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { ...HTML, cookie: `story_admin=${expired.token}` } });
-    expect(res.statusCode).toBe(401);
-    expect(res.body).toContain('Your session has ended');
+    expect(res.headers.location).toContain('reason=ended');
     const acting = await createTokenSigner(t.config.secrets.jwtSecret).sign({ userId: admin.userId, email: admin.email, role: 'admin', sessionId: row!['id'], actorId: support.userId });
-    expect((await t.app.inject({ method: 'GET', url: '/dashboard', headers: { ...HTML, cookie: `story_admin=${acting.token}` } })).statusCode).toBe(401);
-    // A forged token (signed with another secret) likewise.
+    expect((await t.app.inject({ method: 'GET', url: '/dashboard', headers: { ...HTML, cookie: `story_admin=${acting.token}` } })).headers.location).toContain('reason=ended');
+    // A forged token (signed with another secret) likewise; and the JSON answer for other clients is 401.
     const forged = await createTokenSigner('another-secret-that-is-long-enough-0123456789').sign({ userId: admin.userId, email: admin.email, role: 'admin', sessionId: row!['id'] });
-    expect((await t.app.inject({ method: 'GET', url: '/dashboard', headers: { ...HTML, cookie: `story_admin=${forged.token}` } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/dashboard', headers: { ...HTML, cookie: `story_admin=${forged.token}` } })).headers.location).toContain('reason=ended');
+    expect((await t.app.inject({ method: 'GET', url: '/dashboard/users', headers: { cookie: `story_admin=${expired.token}` } })).statusCode).toBe(401);
   });
 
   it('is not accepted as a Bearer token replacement by the JSON admin API (cookies are ignored there)', async () => {

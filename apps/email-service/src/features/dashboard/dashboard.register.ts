@@ -48,6 +48,7 @@ import { CSRF_FIELD, CSRF_HEADER, createCsrf } from './csrf';
 import { createDashboardRepository } from './dashboard.repository';
 import { createFlagPreview } from './flag-preview';
 import { BASE } from './layout';
+import { queryString } from './html';
 import { loadOverview, OVERVIEW_TTL_MS } from './overview';
 import { createDashboardSessions } from './session';
 import { createSnapshotCache } from './snapshot-cache';
@@ -175,9 +176,11 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
         if (typeof resolved === 'string') {
           request.dashboardProblem = resolved;
           if (resolved !== 'none') ctx.sessions.clearSession(reply);
-          // Nothing behind the sign-in is read or changed without a session: the page asks to sign in.
+          // Nothing behind the sign-in is read or changed without a session. A browser's GET goes to the
+          // sign-in page (which says why, and returns here after); a post is refused where it was sent.
           if (!wantsHtml(request)) throw new AppError('unauthorized', 'Unauthorized');
-          return signInPage(ctx, request, reply, { status: resolved === 'no_role' ? 403 : 401, problem: resolved, next: request.method === 'GET' ? request.url : undefined });
+          if (request.method === 'GET') return reply.redirect(`${BASE}/sign-in${queryString({ next: request.url, reason: resolved === 'none' ? undefined : resolved })}`, 303);
+          return signInPage(ctx, request, reply, { status: resolved === 'no_role' ? 403 : 401, problem: resolved });
         }
         request.dashboardUser = resolved;
         // The rate limiter keys on request.auth: each operator has their own allowance.

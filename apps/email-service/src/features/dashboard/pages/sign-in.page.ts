@@ -79,7 +79,10 @@ export async function signInRoutes(app: FastifyInstance, ctx: DashboardContext):
   app.get('/sign-in', publicRoute('dashboardSignInPage', 'Admin application sign-in page', 'email.admin'), async (request, reply) => {
     const resolved = await ctx.sessions.resolve(request);
     if (typeof resolved !== 'string') return reply.redirect(safeNext(str(request.query, 'next')), 303);
-    return signInPage(ctx, request, reply, { next: str(request.query, 'next') });
+    // Why the browser was sent here (a fixed set: the query never puts text on the page).
+    const reason = str(request.query, 'reason');
+    const problem = reason === 'ended' || reason === 'no_role' ? reason : undefined;
+    return signInPage(ctx, request, reply, { next: str(request.query, 'next'), problem });
   });
 
   // The same per-client limit as core-api's sign-in; the lockout per email is the shared one.
