@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The admin application in a real browser (puppeteer-core + the Chromium npm install brings): sign-in, every
 // page without a console error or CSP violation and with nothing loaded from outside, a feature-flag edit
 // and an email-template edit round trip with their live previews, support without controls, a user-role

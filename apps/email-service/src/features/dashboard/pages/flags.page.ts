@@ -69,7 +69,8 @@ export async function parseFlagForm(ctx: DashboardContext, form: FlagForm): Prom
       errors['overrides'] = `line ${i + 1}: write "<user id or email> on" or "<user id or email> off", then an optional reason`;
       break;
     }
-    parsedOverrides.push({ who: m[1]!.toLowerCase(), enabled: /^(on|true)$/i.test(m[2]!), reason: m[3]?.trim() || null });
+    const [, who = '', state = '', reason] = m;
+    parsedOverrides.push({ who: who.toLowerCase(), enabled: /^(on|true)$/i.test(state), reason: reason?.trim() || null });
   }
   if (overrideLines.length > 10_000) errors['overrides'] = 'at most 10,000 overrides';
   const emails = parsedOverrides.filter((o) => !UUID.test(o.who)).map((o) => o.who);
@@ -85,7 +86,8 @@ export async function parseFlagForm(ctx: DashboardContext, form: FlagForm): Prom
       errors['variants'] = `line ${i + 1}: write "<name> <weight>", the weight a whole number from 0 to 10000`;
       break;
     }
-    variants.push({ name: m[1]!, weight: Number(m[2]) });
+    const [, name = '', weight = '0'] = m;
+    variants.push({ name, weight: Number(weight) });
   }
   if (variantLines.length > 20) errors['variants'] = 'at most 20 variants';
   if (Object.keys(errors).length) return { input: null, errors };
@@ -95,7 +97,8 @@ export async function parseFlagForm(ctx: DashboardContext, form: FlagForm): Prom
       description: form.description.trim() || null,
       enabled: form.enabled,
       rolloutPercentage: rollout,
-      overrides: parsedOverrides.map((o) => ({ userId: UUID.test(o.who) ? o.who : ids.get(o.who)!, enabled: o.enabled, reason: o.reason })),
+      // Every email was found above (an unknown one is an error), so each override has its id.
+      overrides: parsedOverrides.map((o) => ({ userId: UUID.test(o.who) ? o.who : (ids.get(o.who) ?? o.who), enabled: o.enabled, reason: o.reason })),
       variants: variants.length ? variants : null,
     },
     errors,

@@ -34,7 +34,7 @@ const clip = (key: string, label: string, max = 140): Column<Row> => ({
   },
 });
 
-export const RECORD_KINDS: Record<string, RecordPageKind> = {
+export const RECORD_KINDS = {
   content_block: { kind: 'content_block', source: 'content', title: 'Content blocks', moderated: true, columns: [text('key', 'Key'), text('title', 'Title'), text('locale', 'Locale'), clip('body', 'Body'), when('published_at', 'Published'), when('updated_at', 'Updated')] },
   editor_template: { kind: 'editor_template', source: 'content', title: 'Editor templates', moderated: true, columns: [text('name', 'Name'), text('category', 'Category'), clip('description', 'Description'), yesNo('is_active', 'Active'), when('updated_at', 'Updated')] },
   resource: {
@@ -55,7 +55,7 @@ export const RECORD_KINDS: Record<string, RecordPageKind> = {
   blurb_sample: { kind: 'blurb_sample', source: 'content', title: 'Book blurb samples', moderated: true, columns: [text('book_title', 'Book'), text('author', 'Author'), text('genre', 'Genre'), text('style', 'Style'), clip('blurb', 'Blurb', 200)] },
   voice: { kind: 'voice', source: 'aiRecords', title: 'Voices', moderated: false, columns: [text('name', 'Name'), text('provider', 'Provider'), text('voice_id', 'Voice id'), text('language', 'Language'), text('accent', 'Accent'), text('gender', 'Gender'), yesNo('is_active', 'Offered')] },
   ai_provider_config: { kind: 'ai_provider_config', source: 'aiRecords', title: 'Provider configurations', moderated: false, columns: [text('capability', 'Capability'), text('feature', 'Feature (empty: all)'), text('provider', 'Provider'), text('model', 'Model'), text('priority', 'Priority'), yesNo('is_active', 'Active')] },
-};
+} satisfies Record<string, RecordPageKind>;
 
 /** A listing of one kind with search, status filter and, for an admin, the next moderation steps of each row. */
 export async function recordsSection(ctx: DashboardContext, request: FastifyRequest, kind: RecordPageKind, path: string, options: { limit?: number; paged?: boolean } = {}): Promise<Html> {
@@ -94,7 +94,7 @@ ${options.paged === false ? html`<p>${fmtInt(result.pagination.total)} in all.</
 </section>`;
 }
 
-const PAGES: { path: string; operationId: string; title: string; kinds: string[]; note: string }[] = [
+const PAGES: { path: string; operationId: string; title: string; kinds: (keyof typeof RECORD_KINDS)[]; note: string }[] = [
   { path: '/content', operationId: 'dashboardContent', title: 'Content', kinds: ['content_block'], note: 'Texts the apps show by key; only a published block is served to them.' },
   { path: '/editor', operationId: 'dashboardEditor', title: 'Editor', kinds: ['editor_template'], note: 'Templates offered in the story editor.' },
   { path: '/resources', operationId: 'dashboardResources', title: 'Resources', kinds: ['resource'], note: 'Downloads offered to users, with how often each was downloaded.' },
@@ -105,7 +105,7 @@ const PAGES: { path: string; operationId: string; title: string; kinds: string[]
 export async function recordPages(app: FastifyInstance, ctx: DashboardContext): Promise<void> {
   for (const p of PAGES) {
     app.get(p.path, pageRoute(ctx, p.operationId, p.title), async (request, reply) => {
-      const sections = await Promise.all(p.kinds.map((k) => recordsSection(ctx, request, RECORD_KINDS[k]!, BASE + p.path)));
+      const sections = await Promise.all(p.kinds.map((k) => recordsSection(ctx, request, RECORD_KINDS[k], BASE + p.path)));
       const body = html`<p>${p.note}</p>${isAdmin(request) ? '' : readOnlyNote('change these records')}${sections}`;
       return sendPage(ctx, request, reply, { title: p.title, section: p.path, body, flash: noticeOf(request.query) });
     });
@@ -114,7 +114,7 @@ export async function recordPages(app: FastifyInstance, ctx: DashboardContext): 
   app.post('/records/:kind/:id/status', pageRoute(ctx, 'dashboardRecordStatus', 'Move a record one moderation step (admin; audit-logged)'), async (request, reply) => {
     requireAdmin(request);
     const { kind, id } = request.params as { kind: string; id: string };
-    const def = RECORD_KINDS[kind];
+    const def: RecordPageKind | undefined = Object.hasOwn(RECORD_KINDS, kind) ? RECORD_KINDS[kind as keyof typeof RECORD_KINDS] : undefined;
     if (!def || !def.moderated) throw new AppError('not_found', 'No such kind of record');
     const status = str(request.body, 'status');
     if (!status || !(CONTENT_STATUSES as readonly string[]).includes(status)) throw new AppError('validation', `status must be one of ${CONTENT_STATUSES.join(', ')}`, { field: 'status' });

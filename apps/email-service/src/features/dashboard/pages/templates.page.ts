@@ -89,15 +89,15 @@ export function parseTemplateForm(form: TemplateForm): { input: TemplateInput | 
   const errors: FieldErrors = {};
   const available: Record<string, string> = {};
   for (const [i, line] of lines(form.available_variables).entries()) {
-    const m = /^([A-Za-z_][A-Za-z0-9_.]*)\s*:\s*(.*)$/.exec(line);
-    if (!m) errors['available_variables'] ??= `line ${i + 1}: write "name: description"`;
-    else available[m[1]!] = m[2]!;
+    const [, name, description = ''] = /^([A-Za-z_][A-Za-z0-9_.]*)\s*:\s*(.*)$/.exec(line) ?? [];
+    if (!name) errors['available_variables'] ??= `line ${i + 1}: write "name: description"`;
+    else available[name] = description;
   }
   const defaults: Record<string, unknown> = {};
   for (const [i, line] of lines(form.default_variables).entries()) {
-    const m = /^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/.exec(line);
-    if (!m) errors['default_variables'] ??= `line ${i + 1}: write "name = value"`;
-    else defaults[m[1]!] = m[2]!;
+    const [, name, value = ''] = /^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/.exec(line) ?? [];
+    if (!name) errors['default_variables'] ??= `line ${i + 1}: write "name = value"`;
+    else defaults[name] = value;
   }
   const number = (name: 'send_delay_hours' | 'max_sends_per_user', text: string): number | null | undefined => {
     if (text === '') return name === 'send_delay_hours' ? 0 : null;
@@ -139,8 +139,8 @@ export function parseTemplateForm(form: TemplateForm): { input: TemplateInput | 
 function variablesOf(form: TemplateForm): string[] {
   const names = [form.subject_template, form.html_template, form.text_template].flatMap(placeholdersIn);
   for (const line of lines(form.available_variables)) {
-    const m = /^([A-Za-z_][A-Za-z0-9_.]*)/.exec(line);
-    if (m) names.push(m[1]!);
+    const [, name] = /^([A-Za-z_][A-Za-z0-9_.]*)/.exec(line) ?? [];
+    if (name) names.push(name);
   }
   return [...new Set(names)];
 }
@@ -148,8 +148,8 @@ function variablesOf(form: TemplateForm): string[] {
 function defaultsOf(form: TemplateForm): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of lines(form.default_variables)) {
-    const m = /^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/.exec(line);
-    if (m) out[m[1]!] = m[2]!;
+    const [, name, value = ''] = /^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/.exec(line) ?? [];
+    if (name) out[name] = value;
   }
   return out;
 }
@@ -395,7 +395,7 @@ ${a && b ? html`<p>Changes from v${a.version} to v${b.version}:</p>${diffBlock('
   });
 
   app.post('/email/templates/:id/rollback', pageRoute(ctx, 'dashboardRollbackTemplate', 'Make an earlier version current again (admin)'), async (request, reply) => {
-    const actor = requireAdmin(request);
+    requireAdmin(request);
     const { id } = request.params as { id: string };
     const version = Number(str(request.body, 'version'));
     if (!Number.isInteger(version) || version < 1) throw new AppError('validation', 'Choose a version to roll back to', { field: 'version' });

@@ -19,7 +19,7 @@ export async function toolsPages(app: FastifyInstance, ctx: DashboardContext): P
   app.get('/tools', pageRoute(ctx, 'dashboardTools', 'Story prompts, collections and book blurbs'), async (request, reply) => {
     const pending = await curation.listQueue({ status: 'pending', limit: 1, offset: 0 });
     const sections = await Promise.all(
-      (['story_prompt', 'story_prompt_collection', 'blurb_sample'] as const).map((k) => recordsSection(ctx, request, RECORD_KINDS[k]!, `${BASE}/tools`, { limit: 10, paged: false })),
+      (['story_prompt', 'story_prompt_collection', 'blurb_sample'] as const).map((k) => recordsSection(ctx, request, RECORD_KINDS[k], `${BASE}/tools`, { limit: 10, paged: false })),
     );
     const body = html`<p><a class="button" href="${QUEUE}">Book blurb queue</a> ${pending.pagination.total > 0 ? badge(`${pending.pagination.total} waiting`, 'pending') : badge('nothing waiting', 'active')}</p>
 ${isAdmin(request) ? '' : readOnlyNote('change these records')}

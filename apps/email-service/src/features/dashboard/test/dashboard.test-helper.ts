@@ -43,14 +43,16 @@ export const form = (fields: Record<string, string>) => new URLSearchParams(fiel
 
 export const HTML = { accept: 'text/html,application/xhtml+xml' };
 
+type InjectResponse = Awaited<ReturnType<TestContext['app']['inject']>>;
+
 export interface Browser {
   cookie: string;
   csrf: string;
   sessionId: string;
   /** GET a dashboard page as this signed-in browser. */
-  get(url: string): ReturnType<TestContext['app']['inject']>;
+  get(url: string): Promise<InjectResponse>;
   /** POST a form with this session's CSRF token (pass `_csrf` to override it, or null to leave it out). */
-  post(url: string, fields: Record<string, string>, csrf?: string | null): ReturnType<TestContext['app']['inject']>;
+  post(url: string, fields: Record<string, string>, csrf?: string | null): Promise<InjectResponse>;
 }
 
 /** Sign in the way a browser does: GET the form (nonce cookie + token), POST it; returns a signed-in browser. */
