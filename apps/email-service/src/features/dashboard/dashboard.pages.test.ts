@@ -16,7 +16,7 @@ let s: Browser;
 
 const HOSTILE = '<img src=x onerror=alert(1)>"\'&';
 
-export const PAGES = [
+const PAGES = [
   '/dashboard',
   '/dashboard/users',
   '/dashboard/feature-flags',

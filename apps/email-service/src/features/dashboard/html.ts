@@ -1,7 +1,7 @@
 // HTML of the admin application, built only through the `html` tagged template: every interpolated value
 // is escaped (libs/email escapeHtml: & < > " ') unless it is itself an `Html` made by this module, so user
-// data can never become markup by accident. There is no way to pass a raw string except `trustedHtml`,
-// which the page shell uses for nothing but constant text. Attribute values are always quoted in templates.
+// data can never become markup by accident: there is no way to pass a raw string. Attribute values are
+// always quoted in the templates.
 import { escapeHtml } from '@story/email';
 
 /** Markup that is already safe: the result of `html`, or an escaped value. */
@@ -28,9 +28,6 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Htm
   for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
   return new Html(out);
 }
-
-/** Constant markup written in this codebase (never user data). */
-export const trustedHtml = (constant: string): Html => new Html(constant);
 
 /** Join fragments with a separator (both escaped unless markup). */
 export const joinHtml = (items: readonly HtmlValue[], separator: HtmlValue = ''): Html => new Html(items.map(render).join(render(separator)));
