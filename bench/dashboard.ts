@@ -128,15 +128,18 @@ async function main(cleanup: Cleanup): Promise<number> {
   const { token } = await createTokenSigner(JWT_SECRET).sign({ userId: admin!.id, email, role: 'admin', sessionId: session!.id });
   const api = { authorization: `Bearer ${token}` };
 
+  const [someone] = await sql<{ user_id: string }[]>`select user_id from stories where user_id is not null limit 1`;
   const isPage = (b: string) => b.includes('<main id="main"');
   const isJson = (b: string) => b.startsWith('{"success":true');
   const cases: { page: string; pageUrl: string; api: string; apiUrl: string }[] = [
     { page: 'GET /dashboard (overview, trends, feed)', pageUrl: '/dashboard', api: 'GET /api/overview-stats', apiUrl: '/api/overview-stats' },
     { page: 'GET /dashboard/users', pageUrl: '/dashboard/users', api: 'GET /api/admin/users', apiUrl: '/api/admin/users?limit=25' },
     { page: 'GET /dashboard/users?search=u99', pageUrl: '/dashboard/users?search=u99', api: 'GET /api/admin/users?search=u99', apiUrl: '/api/admin/users?search=u99&limit=25' },
+    { page: 'GET /dashboard/users/:id (tier, activity, flags)', pageUrl: `/dashboard/users/${someone!.user_id}`, api: 'GET /api/admin/users/:id', apiUrl: `/api/admin/users/${someone!.user_id}` },
     { page: 'GET /dashboard/feature-flags/:key (rollout preview)', pageUrl: '/dashboard/feature-flags/bench_rollout', api: 'GET /api/feature-flags', apiUrl: '/api/feature-flags' },
     { page: 'GET /dashboard/analytics', pageUrl: '/dashboard/analytics', api: 'GET /api/admin/email/analytics', apiUrl: '/api/admin/email/analytics' },
     { page: 'GET /dashboard/user-support', pageUrl: '/dashboard/user-support', api: 'GET /api/admin/user-support/summaries', apiUrl: '/api/admin/user-support/summaries' },
+    { page: 'GET /dashboard/support (impersonations, audit log)', pageUrl: '/dashboard/support', api: 'GET /api/admin/impersonations', apiUrl: '/api/admin/impersonations' },
     { page: 'GET /dashboard/billing', pageUrl: '/dashboard/billing', api: 'GET /api/admin/billing', apiUrl: '/api/admin/billing' },
   ];
   const rows = [['page', 'p50', 'p95', `< ${TARGET_P95_MS} ms`, 'baseline (admin API route)', 'p50', 'p95', 'page p95 / API p95']];

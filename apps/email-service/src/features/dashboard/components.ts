@@ -49,13 +49,14 @@ export function figures(title: string, items: { label: string; value: HtmlValue;
 
 export const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-/** Previous / next links keeping the other query parameters. */
-export function pagination(path: string, params: Record<string, string | number | undefined>, p: { total: number; limit: number; offset: number }): Html {
+/** Previous / next links keeping the other query parameters; a page without a total says only where it is. */
+export function pagination(path: string, params: Record<string, string | number | undefined>, p: { total: number | null; limit: number; offset: number; hasMore?: boolean }): Html {
+  const more = p.total === null ? !!p.hasMore : p.offset + p.limit < p.total;
   const prev = p.offset > 0 ? Math.max(0, p.offset - p.limit) : null;
-  const next = p.offset + p.limit < p.total ? p.offset + p.limit : null;
+  const next = more ? p.offset + p.limit : null;
   const from = p.total === 0 ? 0 : p.offset + 1;
-  const to = Math.min(p.total, p.offset + p.limit);
-  return html`<nav class="pager" aria-label="Pages"><span>${fmtInt(from)}–${fmtInt(to)} of ${fmtInt(p.total)}</span>
+  const where = p.total === null ? html`From number ${fmtInt(from)}` : html`${fmtInt(from)}–${fmtInt(Math.min(p.total, p.offset + p.limit))} of ${fmtInt(p.total)}`;
+  return html`<nav class="pager" aria-label="Pages"><span>${where}</span>
 ${prev !== null ? html`<a href="${path + queryString({ ...params, offset: prev || undefined })}" rel="prev">Previous</a>` : ''}
 ${next !== null ? html`<a href="${path + queryString({ ...params, offset: next })}" rel="next">Next</a>` : ''}</nav>`;
 }

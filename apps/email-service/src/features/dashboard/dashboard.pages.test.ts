@@ -398,10 +398,19 @@ describe('users and impersonation', () => {
     expect(res.body).toContain('cannot be impersonated');
   });
 
-  it('finds accounts by email or name', async () => {
+  it('finds accounts by email or name, and pages through them without counting them all', async () => {
     const res = await a.get('/dashboard/users?search=Plain');
     expect(res.body).toContain('Plain Person');
     expect(res.body).not.toContain('&lt;img src=x');
+    const total = Number((await t.database.sql`select count(*)::int n from accounts`)[0]!['n']);
+    const first = await a.get('/dashboard/users');
+    expect(first.body.match(/<tr><td><a href="\/dashboard\/users\//g)).toHaveLength(25);
+    expect(first.body).toContain('href="/dashboard/users?offset=25" rel="next"');
+    const lastOffset = Math.floor((total - 1) / 25) * 25;
+    const last = await a.get(`/dashboard/users?offset=${lastOffset}`);
+    expect(last.body.match(/<tr><td><a href="\/dashboard\/users\//g)).toHaveLength(total - lastOffset);
+    expect(last.body).not.toContain('rel="next"');
+    expect(last.body).toContain('rel="prev"');
   });
 });
 
