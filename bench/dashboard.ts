@@ -4,6 +4,7 @@
 // played by one keep-alive connection with the session cookie, sequential requests, 20 warm-ups, then
 // BENCH_DASHBOARD_REQUESTS (default 200) timed. Each page is measured next to the admin API route it draws
 // on, called the same way with a Bearer token, in the same run. Target: every page's p95 under 100 ms.
+// BENCH_DASHBOARD_ONLY=<text> measures only the pages whose name contains it.
 // Run: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx --tsconfig tsconfig.base.json bench/dashboard.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -144,7 +145,9 @@ async function main(cleanup: Cleanup): Promise<number> {
   ];
   const rows = [['page', 'p50', 'p95', `< ${TARGET_P95_MS} ms`, 'baseline (admin API route)', 'p50', 'p95', 'page p95 / API p95']];
   const checks: { name: string; target: string; actual: string; met: boolean }[] = [];
-  for (const c of cases) {
+  // BENCH_DASHBOARD_ONLY=<text>: only the cases whose page names it (a quicker look at one page).
+  const only = process.env['BENCH_DASHBOARD_ONLY'];
+  for (const c of cases.filter((x) => !only || x.page.includes(only))) {
     say(`measuring ${c.page} and ${c.api}`);
     const apiTimes = await latency(`${base}${c.apiUrl}`, api, isJson);
     const pageTimes = await latency(`${base}${c.pageUrl}`, browser, isPage);

@@ -71,6 +71,8 @@ export interface DashboardContext {
   csrf: Csrf;
   assets: Assets;
   overview: SnapshotCache<Overview>;
+  /** The billing page's figures (a group-by over every profile), read at most once a minute like the overview's. */
+  billing: SnapshotCache<Awaited<ReturnType<BillingService['overview']>>>;
   flagPreview: FlagPreview;
   cacheBus: Pick<CacheBus, 'publish'>;
   database: DbClient;

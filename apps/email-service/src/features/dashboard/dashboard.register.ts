@@ -114,6 +114,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
   const analyticsRepo = createAnalyticsRepository(db);
   const contentRepo = createContentRepository(db);
   const stats = createAdminStatsService({ stats: createAdminStatsRepository(db) });
+  const billing = createBillingService({ db });
   const assetSet = loadAssets();
 
   const ctx: DashboardContext = {
@@ -134,7 +135,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
       conversationTests: createConversationTestsService({ db, llm: deps.llm }),
       aiDebug: createAiDebugService({ db, llm: deps.llm }),
       support: createSupportService({ db }),
-      billing: createBillingService({ db }),
+      billing,
       waitlist: createWaitlistService({ db, appUrl: config.appUrl }),
       audit,
     },
@@ -149,6 +150,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     csrf: createCsrf(config.secrets.jwtSecret),
     assets: { css: assetSet.css, js: assetSet.js },
     overview: createSnapshotCache(() => loadOverview(stats, repo), { ttlMs: OVERVIEW_TTL_MS, onError: (err) => app.log.warn({ err }, 'dashboard figures: refresh failed; the previous ones stay') }),
+    billing: createSnapshotCache(() => billing.overview(), { ttlMs: OVERVIEW_TTL_MS, onError: (err) => app.log.warn({ err }, 'dashboard billing figures: refresh failed; the previous ones stay') }),
     flagPreview: createFlagPreview({ accountIds: () => repo.accountIds() }),
     cacheBus: deps.cacheBus,
     database,
@@ -159,6 +161,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
   // POST /api/clear-cache (and the system page) empties these too, on every replica.
   deps.cacheBus.register('dashboard', () => {
     ctx.overview.clear();
+    ctx.billing.clear();
     ctx.flagPreview.clear();
   });
 

@@ -8,12 +8,14 @@ import { badge, field, figures, fmtInt, fmtMoney, fmtPct, pagination, select, ta
 import { offsetOf, pageRoute, sendPage, str, type DashboardContext } from '../dashboard.context';
 import { html } from '../html';
 import { BASE } from '../layout';
+import { OVERVIEW_TTL_MS } from '../overview';
 
 export async function businessPages(app: FastifyInstance, ctx: DashboardContext): Promise<void> {
   app.get('/billing', pageRoute(ctx, 'dashboardBilling', 'Subscriptions per tier, monthly revenue and invoices'), async (request, reply) => {
-    const b = await ctx.services.billing.overview();
+    const { value: b, at } = await ctx.billing.get();
     const unpriced = Object.entries(b.unpriced).filter(([, n]) => n > 0);
-    const body = html`${figures('Monthly recurring revenue', [
+    const body = html`<p class="meta">Figures as of ${time(at)} (read at most every ${OVERVIEW_TTL_MS / 1000} seconds).</p>
+${figures('Monthly recurring revenue', [
       { label: 'At list prices', value: fmtMoney(b.monthlyRevenue), hint: unpriced.length ? `${unpriced.map(([t, n]) => `${n} ${t}`).join(', ')} paying without a listed price, not counted` : 'paying subscriptions × tier price' },
     ])}
 ${table(
