@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '@story/http';
 import { lineDiff } from '../../admin-ai/line-diff';
+import { removalsFirst } from '../diff-order';
 import { lineChart } from '../charts';
 import { badge, figures, fmtInt, fmtPct, select, table, time } from '../components';
 import { pageRoute, sendPage, str, type DashboardContext } from '../dashboard.context';
@@ -119,7 +120,7 @@ ${table(
 ${select({ label: 'From', name: 'from', value: String(from ?? ''), options })}
 ${select({ label: 'To', name: 'to', value: String(to ?? ''), options })}
 <button type="submit">Compare</button></form>
-${diff ? html`<p>+${diff.added} −${diff.removed} lines</p><pre class="mono box diff-text">${diff.lines.map((l) => html`<span class="diff-${l.op}">${l.op === 'add' ? '+ ' : l.op === 'remove' ? '- ' : '  '}${l.text}
+${diff ? html`<p>+${diff.added} −${diff.removed} lines</p><pre class="mono box diff-text">${removalsFirst(diff.lines).map((l) => html`<span class="diff-${l.op}">${l.op === 'add' ? '+ ' : l.op === 'remove' ? '- ' : '  '}${l.text}
 </span>`)}</pre>` : ''}`;
     return sendPage(ctx, request, reply, { title: `Prompt ${String(prompt['key'])}`, section: '/ai-management', body });
   });

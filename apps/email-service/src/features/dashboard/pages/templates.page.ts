@@ -10,6 +10,7 @@ import { EMAIL_CATEGORIES } from '@story/db';
 import { escapeHtml, placeholdersIn, renderTemplate } from '@story/email';
 import { AppError } from '@story/http';
 import { lineDiff, type DiffLine } from '../../admin-ai/line-diff';
+import { removalsFirst } from '../diff-order';
 import { templateBody } from '../../templates/templates.routes';
 import type { TemplateInput, TemplateView, TemplateVersionView } from '../../templates/templates.service';
 import { badge, checkbox, field, fmtInt, formErrors, pagination, readOnlyNote, select, table, textarea, time, type FieldErrors } from '../components';
@@ -243,7 +244,7 @@ function diffBlock(label: string, a: string, b: string): Html {
   return html`<h3>${label} <small>(+${added} −${removed})</small></h3>
 <div class="table-wrap" tabindex="0" role="region" aria-label="${label} diff"><table class="diff"><caption class="visually-hidden">${label}: lines added and removed</caption>
 <thead><tr><th scope="col">Old</th><th scope="col">New</th><th scope="col">Line</th></tr></thead>
-<tbody>${diff.map((l) => html`<tr class="diff-${l.op}"><td class="num">${l.oldLine ?? ''}</td><td class="num">${l.newLine ?? ''}</td><td><code><span class="visually-hidden">${l.op === 'add' ? 'added: ' : l.op === 'remove' ? 'removed: ' : ''}</span><span aria-hidden="true">${sign(l)} </span>${l.text}</code></td></tr>`)}</tbody>
+<tbody>${removalsFirst(diff).map((l) => html`<tr class="diff-${l.op}"><td class="num">${l.oldLine ?? ''}</td><td class="num">${l.newLine ?? ''}</td><td><code><span class="visually-hidden">${l.op === 'add' ? 'added: ' : l.op === 'remove' ? 'removed: ' : ''}</span><span aria-hidden="true">${sign(l)} </span>${l.text}</code></td></tr>`)}</tbody>
 </table></div>`;
 }
 
