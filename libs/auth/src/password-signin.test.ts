@@ -7,7 +7,7 @@ import { createPasswordSignin, revokeSession } from './password-signin';
 import { createSessionLookup } from './sessions';
 
 let db: TestDatabase;
-let locked: string[] = [];
+const locked: string[] = [];
 const roles = { adminEmails: ['boss@example.test'], supportEmails: [] };
 
 beforeAll(async () => {
