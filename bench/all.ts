@@ -31,6 +31,7 @@ export function benchSteps(size: number): Step[] {
     { name: 'stories and books', script: 'bench/core-stories-books.ts', results: 'core-stories-books.json', env: { BENCH_DURATION: duration } },
     { name: 'tools search, browse, generate', script: 'bench/tools/run.ts', results: 'tools.json', env: { BENCH_TOOLS_ROWS: scaled(1_000_000, 20_000), BENCH_TOOLS_RESPONSES: scaled(200_000, 5_000), BENCH_DURATION: duration } },
     { name: 'email queue', script: 'bench/email/queue.ts', results: 'email-queue.json', env: { BENCH_EMAILS: scaled(10_000, 500) } },
+    { name: 'admin application pages', script: 'bench/dashboard.ts', results: 'dashboard.json', env: { BENCH_ADMIN_USERS: scaled(100_000, 2_000), BENCH_ADMIN_STORIES: scaled(1_000_000, 20_000), BENCH_DASHBOARD_REQUESTS: size < 1 ? '50' : '200' } },
     { name: 'account erase and data export', script: 'bench/account-erase-export.ts', results: 'account-erase-export.json', env: { BENCH_FILE_KB: scaled(200, 20) } },
     { name: 'book PDF, Typst beside pdfkit', script: 'bench/book-pdf/run.ts', results: 'book-pdf.json', env: { BENCH_BOOK_ROUNDS: size < 1 ? '1' : '3' } },
     { name: 'recordings upload and ranged GET', script: 'bench/recordings/run.ts', results: 'recordings.json', env: { BENCH_RECORDING_BIG_MB: scaled(500, 20) } },

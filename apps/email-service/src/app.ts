@@ -29,6 +29,7 @@ import { createUserEmailsService } from './features/user-emails/user-emails.serv
 import { userEmailsRoutes } from './features/user-emails/user-emails.routes';
 import { registerAdminContent, registerAdminContentPublic } from './features/admin-content.register';
 import { createAdminApi } from './features/admin/admin.register';
+import { registerDashboard } from './features/dashboard/dashboard.register';
 
 export interface EmailServiceDeps {
   database: DbClient;
@@ -63,7 +64,8 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
   const analytics = createAnalyticsRepository(db);
   const templates = createTemplatesRepository(db);
   const tokens = createTokenSigner(config.secrets.jwtSecret);
-  const authHook = requireAuth({ tokens, sessions: createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs }) });
+  const sessions = createSessionLookup(sql, { cacheMs: config.database.sessionCacheMs });
+  const authHook = requireAuth({ tokens, sessions });
   const { flags, cacheBus } = registerFlags(app, { sql });
   const adminApi = createAdminApi(app, { db, tokens, rateLimit, flags, cacheBus, roleLists: config });
 
@@ -113,10 +115,14 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
     await adminApi.register(authenticated);
   });
   // Admin API points 5-7 (AI management, content, support, billing, waitlist, migrations): own scope, admin|support reads.
+  let llm: Awaited<ReturnType<typeof registerAdminContent>>['llm'] | undefined;
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authHook);
-    await registerAdminContent(authenticated, adminContentDeps);
+    ({ llm } = await registerAdminContent(authenticated, adminContentDeps));
   });
+  // The admin application at /dashboard (CONTRACTS §12): its own cookie session and CSRF check, same services.
+  if (!llm) throw new Error('admin content scope did not register');
+  await registerDashboard(app, { database: deps.database, config, tokens, sessions, rateLimit, flags, cacheBus, impersonation: adminApi.impersonation, llm, migrationsFolder: deps.migrationsFolder });
 
   return app;
 }

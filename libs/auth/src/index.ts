@@ -5,3 +5,4 @@ export * from './passwords';
 export * from './session.routes';
 export * from './roles';
 export * from './impersonation';
+export * from './password-signin';

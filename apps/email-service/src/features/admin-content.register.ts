@@ -45,7 +45,7 @@ export async function registerAdminContentPublic(app: App, { database, rateLimit
   await app.register(waitlistPublicRoutes({ waitlist: createWaitlistService({ db: database.db, appUrl: config.appUrl }), rateLimit }));
 }
 
-export async function registerAdminContent(authenticated: App, { database, rateLimit, config, ...deps }: AdminContentDeps): Promise<void> {
+export async function registerAdminContent(authenticated: App, { database, rateLimit, config, ...deps }: AdminContentDeps): Promise<{ llm: ManagedLanguageModel }> {
   const { db } = database;
   const audit = createAuditLog(db);
   const llm = deps.llm ?? createManagedLlm(config, { db, usage: createDbUsageRecorder(db), timeoutMs: config.providers.PROVIDER_TIMEOUT_MS });
@@ -71,4 +71,6 @@ export async function registerAdminContent(authenticated: App, { database, rateL
     await admin.register(applyMigrationRoutes({ database, audit, migrationsFolder: deps.migrationsFolder, rateLimit }));
     await admin.register(aiTestingRoutes({ tests: createConversationTestsService({ db, llm }), debug: createAiDebugService({ db, llm }), rateLimit }));
   });
+  // The admin application (features/dashboard) reads the conversation tests through the same model.
+  return { llm };
 }

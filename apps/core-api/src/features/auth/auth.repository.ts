@@ -1,10 +1,10 @@
-// The SQL of accounts, sessions, refresh tokens and sign-in lockouts (CONVENTIONS 7), on Drizzle's
-// builder. Methods take plain values and an optional transaction; auth.service.ts holds the decisions.
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+// The SQL of accounts, sessions and refresh tokens (CONVENTIONS 7), on Drizzle's builder. Methods take plain
+// values and an optional transaction; auth.service.ts holds the decisions. The password check, sign-in
+// lockouts and new session rows are libs/auth password-signin.ts, shared with the admin application.
+import { and, eq, isNull } from 'drizzle-orm';
 import {
   accounts,
   authIdentities,
-  authLockouts,
   authRefreshTokens,
   authSessions,
   oauthExchangeCodes,
@@ -20,8 +20,6 @@ import {
   type Database,
   type DbOrTx,
 } from '@story/db';
-
-const LOCK_WINDOW = sql`interval '15 minutes'`;
 
 export function createAuthRepository(db: Database) {
   return {
@@ -48,24 +46,12 @@ export function createAuthRepository(db: Database) {
       await tx.insert(userEmailPreferences).values({ userId });
     },
 
-    async findByEmail(email: string, tx: DbOrTx = db) {
-      const [account] = await tx
-        .select({ id: accounts.id, email: accounts.email, role: accounts.role, grantedRole: accounts.grantedRole, passwordHash: accounts.passwordHash, emailConfirmedAt: accounts.emailConfirmedAt })
-        .from(accounts)
-        .where(eq(accounts.email, email));
-      return account;
-    },
-
     async markSignedIn(accountId: string, role: AccountRole, tx: DbOrTx = db): Promise<void> {
       await tx.update(accounts).set({ role, lastSignInAt: new Date() }).where(eq(accounts.id, accountId));
     },
 
     async setRole(accountId: string, role: AccountRole, tx: DbOrTx = db): Promise<void> {
       await tx.update(accounts).set({ role }).where(eq(accounts.id, accountId));
-    },
-
-    async insertSession(values: { userId: string; userAgent: string | null; ipPrefix: string | null; expiresAt: Date }, tx: DbOrTx = db): Promise<string> {
-      return one(await tx.insert(authSessions).values(values).returning({ id: authSessions.id })).id;
     },
 
     /** Revoke a session unless it already is (the first reason stays). */
@@ -109,42 +95,6 @@ export function createAuthRepository(db: Database) {
 
     async spendRefreshToken(tokenId: string, tx: DbOrTx = db): Promise<void> {
       await tx.update(authRefreshTokens).set({ usedAt: new Date() }).where(eq(authRefreshTokens.id, tokenId));
-    },
-
-    async isLocked(email: string, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .select({ email: authLockouts.email })
-        .from(authLockouts)
-        .where(and(eq(authLockouts.email, email), gt(authLockouts.lockedUntil, sql`now()`)));
-      return rows.length > 0;
-    },
-
-    /** One more failure in the email's 15-minute window (a window that has passed starts again at 1); returns the count. */
-    async countFailure(email: string, tx: DbOrTx = db): Promise<number | undefined> {
-      const [row] = await tx
-        .insert(authLockouts)
-        .values({ email, failedCount: 1 })
-        .onConflictDoUpdate({
-          target: authLockouts.email,
-          set: {
-            failedCount: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then 1 else ${authLockouts.failedCount} + 1 end`,
-            windowStartedAt: sql`case when ${authLockouts.windowStartedAt} < now() - ${LOCK_WINDOW} then now() else ${authLockouts.windowStartedAt} end`,
-          },
-        })
-        .returning({ failedCount: authLockouts.failedCount });
-      return row?.failedCount;
-    },
-
-    /** Lock the email for 15 minutes and start counting afresh. */
-    async lock(email: string, tx: DbOrTx = db): Promise<void> {
-      await tx
-        .update(authLockouts)
-        .set({ lockedUntil: sql`now() + ${LOCK_WINDOW}`, failedCount: 0, windowStartedAt: sql`now()` })
-        .where(eq(authLockouts.email, email));
-    },
-
-    async clearFailures(email: string, tx: DbOrTx = db): Promise<void> {
-      await tx.delete(authLockouts).where(eq(authLockouts.email, email));
     },
 
     /**

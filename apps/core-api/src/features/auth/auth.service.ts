@@ -2,7 +2,7 @@
 // sign-in with lockout, refresh-token rotation with reuse detection, and sign-out that revokes.
 // Roles follow roleForAccount (libs/auth): listed in ADMIN_EMAILS/SUPPORT_EMAILS and verified (§7).
 import { createHash, randomBytes } from 'node:crypto';
-import { dummyPasswordHash, hashPassword, roleForAccount, verifyPassword, type RoleLists, type TokenSigner } from '@story/auth';
+import { createPasswordSignin, hashPassword, roleForAccount, type RoleLists, type TokenSigner } from '@story/auth';
 import { isUniqueViolation, type AccountRole, type Database, type DbOrTx } from '@story/db';
 import { triggerUserSignup } from '@story/email';
 import { createEmailVerification } from './email-verification';
@@ -30,8 +30,6 @@ export interface AuthServiceDeps {
   limitScale?: number;
 }
 
-const MAX_FAILURES = 5;
-
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const newRefreshToken = () => randomBytes(32).toString('base64url');
 
@@ -55,29 +53,15 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
     };
   }
 
+  // The password check, lockout and session row are libs/auth's, shared with email-service's admin application.
+  const passwords = createPasswordSignin({ db, roles, onLockout });
+
   async function openSession(tx: DbOrTx, account: AccountView, meta: ClientMeta): Promise<AuthResult> {
-    const sessionId = await repo.insertSession(
-      {
-        userId: account.id,
-        userAgent: meta.userAgent?.slice(0, 512) ?? null,
-        ipPrefix: ipPrefix(meta.ip),
-        expiresAt: new Date(Date.now() + sessionDays * 86_400_000),
-      },
-      tx,
-    );
+    const sessionId = await passwords.openSession({ userId: account.id, userAgent: meta.userAgent, ip: meta.ip, expiresAt: new Date(Date.now() + sessionDays * 86_400_000) }, tx);
     return issue(tx, account, sessionId);
   }
 
   const magicLinks = createMagicLinks({ db, appUrl, roleOf, openSession, limitScale });
-
-  /** Count a failure; the fifth within 15 minutes locks the email for 15 minutes. */
-  async function recordFailure(email: string): Promise<void> {
-    const failedCount = await repo.countFailure(email);
-    if (failedCount !== undefined && failedCount >= MAX_FAILURES) {
-      await repo.lock(email);
-      onLockout?.(email);
-    }
-  }
 
   return {
     /** A session for an account, inside the caller's transaction: what signin answers (magic links and social sign-in reuse it). */
@@ -117,22 +101,10 @@ export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLo
     },
 
     async signin(input: { email: string; password: string }, meta: ClientMeta): Promise<AuthResult> {
-      if (await repo.isLocked(input.email)) {
-        throw new AppError('rate_limited', 'Too many failed sign-in attempts for this email. Please wait 15 minutes and try again.', { retryAfter: 900 });
-      }
-      const account = await repo.findByEmail(input.email);
-      // Verify against a real hash even for unknown emails, so timing does not reveal which exist.
-      const ok = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), input.password);
-      if (!account || !account.passwordHash || !ok) {
-        await recordFailure(input.email);
-        throw unauthorized('Invalid email or password');
-      }
-      const emailVerified = account.emailConfirmedAt !== null;
-      const role = roleOf({ email: account.email, emailVerified, grantedRole: account.grantedRole });
+      const account = await passwords.check(input.email, input.password);
       return repo.transaction(async (tx) => {
-        await repo.markSignedIn(account.id, role, tx);
-        await repo.clearFailures(input.email, tx);
-        return openSession(tx, { id: account.id, email: account.email, role, emailVerified }, meta);
+        await passwords.markSignedIn(account, tx);
+        return openSession(tx, account, meta);
       });
     },
 

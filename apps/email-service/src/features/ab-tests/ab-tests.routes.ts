@@ -7,7 +7,8 @@ import { emailErrorSchema, errorResponses, type RateLimitHandle, type WindowLimi
 import { templateName, templateView } from '../templates/templates.routes';
 import type { AbTestsService } from './ab-tests.service';
 
-const createBody = z.object({
+/** The body of POST /ab-test; the admin application checks its form with it too. */
+export const createBody = z.object({
   base_template_id: z.uuid(),
   variant_name: templateName,
   variant_display_name: z.string().trim().max(200).nullish(),

@@ -4,6 +4,7 @@ import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { emailTemplates, emailTemplateVersions, type Database, type DbOrTx, type EmailCategory } from '@story/db';
 
 export type TemplateRow = typeof emailTemplates.$inferSelect;
+export type TemplateVersionRow = typeof emailTemplateVersions.$inferSelect;
 /** The columns a create or update sets from an API body. */
 export type TemplateContent = Omit<typeof emailTemplates.$inferInsert, 'id' | 'currentVersion' | 'createdBy' | 'updatedBy' | 'createdAt' | 'updatedAt'>;
 
@@ -96,6 +97,16 @@ export function createTemplatesRepository(db: Database) {
         changedBy,
         changeNote,
       });
+    },
+
+    /** Every snapshot of a template, newest first. */
+    async listVersions(templateId: string, tx: DbOrTx = db): Promise<TemplateVersionRow[]> {
+      return tx.select().from(emailTemplateVersions).where(eq(emailTemplateVersions.templateId, templateId)).orderBy(desc(emailTemplateVersions.version));
+    },
+
+    async findVersion(templateId: string, version: number, tx: DbOrTx = db): Promise<TemplateVersionRow | undefined> {
+      const [row] = await tx.select().from(emailTemplateVersions).where(and(eq(emailTemplateVersions.templateId, templateId), eq(emailTemplateVersions.version, version)));
+      return row;
     },
 
     /** Delete a template unless it is a system one. Queue rows keep their rendered copy (template_id set null); versions and rules cascade. */

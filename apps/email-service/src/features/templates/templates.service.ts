@@ -3,7 +3,7 @@
 import { AppError } from '@story/http';
 import { isUniqueViolation, type EmailCategory } from '@story/db';
 import { placeholdersIn } from '@story/email';
-import type { TemplateContent, TemplateRow, TemplatesRepository } from './templates.repository';
+import type { TemplateContent, TemplateRow, TemplatesRepository, TemplateVersionRow } from './templates.repository';
 
 export interface TemplateView {
   id: string;
@@ -83,6 +83,35 @@ export function toTemplateView(row: TemplateRow): TemplateView {
     updated_at: row.updatedAt.toISOString(),
   };
 }
+
+/** A recorded version of a template: its full content at that version and who made it. */
+export interface TemplateVersionView {
+  version: number;
+  name: string;
+  display_name: string | null;
+  category: string;
+  subject_template: string;
+  html_template: string;
+  text_template: string | null;
+  is_active: boolean;
+  changed_by: string | null;
+  change_note: string | null;
+  created_at: string;
+}
+
+export const toVersionView = (v: TemplateVersionRow): TemplateVersionView => ({
+  version: v.version,
+  name: v.name,
+  display_name: v.displayName,
+  category: v.category,
+  subject_template: v.subjectTemplate,
+  html_template: v.htmlTemplate,
+  text_template: v.textTemplate,
+  is_active: v.isActive,
+  changed_by: v.changedBy,
+  change_note: v.changeNote,
+  created_at: v.createdAt.toISOString(),
+});
 
 export const templateNotFound = (id: string) => new AppError('not_found', 'Template not found', { code: 'TEMPLATE_NOT_FOUND', details: { template_id: id } });
 
@@ -175,6 +204,52 @@ export function createTemplatesService({ templates }: { templates: TemplatesRepo
         if (isUniqueViolation(err, 'email_templates_name_key')) throw duplicateName(input.name);
         throw err;
       }
+    },
+
+    /** The version history, newest first, with the version that is current now. */
+    async versions(id: string): Promise<{ template: TemplateView; versions: TemplateVersionView[] }> {
+      const row = await find(id);
+      return { template: toTemplateView(row), versions: (await templates.listVersions(id)).map(toVersionView) };
+    },
+
+    /**
+     * Roll back to a recorded version: its content becomes the template's again as a new version (history is
+     * never rewritten), noted "rollback to vN", in one transaction with the row locked. The name stays the
+     * current one, so automation that sends by name keeps working.
+     */
+    async rollback(id: string, version: number, actorId: string | null): Promise<TemplateView> {
+      if (!UUID_RE.test(id)) throw templateNotFound(id);
+      return templates.transaction(async (tx) => {
+        const current = await templates.lockById(id, tx);
+        if (!current) throw templateNotFound(id);
+        const old = await templates.findVersion(id, version, tx);
+        if (!old) throw new AppError('not_found', `Version ${version} of this template does not exist`, { code: 'NOT_FOUND', field: 'version', details: { template_id: id, version } });
+        if (old.version === current.currentVersion) throw new AppError('conflict', `Version ${version} is already the current version`, { code: 'CONFLICT', field: 'version' });
+        const row = await templates.replace(
+          id,
+          {
+            name: current.name,
+            displayName: old.displayName,
+            description: old.description,
+            category: old.category as EmailCategory,
+            subjectTemplate: old.subjectTemplate,
+            htmlTemplate: old.htmlTemplate,
+            textTemplate: old.textTemplate,
+            availableVariables: old.availableVariables,
+            defaultVariables: old.defaultVariables,
+            requiredVariables: old.requiredVariables,
+            triggerEvents: old.triggerEvents,
+            sendDelayHours: old.sendDelayHours,
+            maxSendsPerUser: old.maxSendsPerUser,
+            isActive: old.isActive,
+          },
+          actorId,
+          tx,
+        );
+        if (!row) throw templateNotFound(id);
+        await templates.insertVersion(row, actorId, `rollback to v${version}`, tx);
+        return toTemplateView(row);
+      });
     },
 
     async remove(id: string): Promise<{ name: string }> {

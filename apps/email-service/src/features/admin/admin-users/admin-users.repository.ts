@@ -38,25 +38,48 @@ export type UserRow = {
   subscriptionStatus: string | null;
 };
 
+/** The conditions of a filtered listing (search matches email or name literally). */
+function filterOf(filters: UserFilters): SQL | undefined {
+  const where: SQL[] = [];
+  if (filters.search) {
+    const pattern = likePattern(filters.search);
+    const match = or(ilike(accounts.email, pattern), ilike(profiles.fullName, pattern));
+    if (match) where.push(match);
+  }
+  if (filters.role) where.push(eq(accounts.role, filters.role));
+  if (filters.tier) where.push(sql`coalesce(${profiles.subscriptionTier}, 'free') = ${filters.tier}`);
+  return where.length ? and(...where) : undefined;
+}
+
 export function createAdminUsersRepository(db: Database) {
   return {
     transaction: <T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> => db.transaction(work),
 
+    /**
+     * One page, newest first, without a total: one row past the page says whether there is more, so only as
+     * much of the created-at index is walked as the page needs (the admin application's list; `list`'s count
+     * reads every matching account, about a quarter of a second at 100,000).
+     */
+    async page(filters: UserFilters, tx: DbOrTx = db): Promise<{ rows: UserRow[]; hasMore: boolean }> {
+      const rows = await tx
+        .select(userColumns)
+        .from(accounts)
+        .leftJoin(profiles, eq(profiles.id, accounts.id))
+        .where(filterOf(filters))
+        .orderBy(desc(accounts.createdAt), desc(accounts.id))
+        .limit(filters.limit + 1)
+        .offset(filters.offset);
+      return { rows: rows.slice(0, filters.limit), hasMore: rows.length > filters.limit };
+    },
+
     /** One page, newest first, with the total matching count from the same scan (count(*) over ()). */
     async list(filters: UserFilters, tx: DbOrTx = db): Promise<{ rows: UserRow[]; total: number }> {
-      const where: SQL[] = [];
-      if (filters.search) {
-        const pattern = likePattern(filters.search);
-        const match = or(ilike(accounts.email, pattern), ilike(profiles.fullName, pattern));
-        if (match) where.push(match);
-      }
-      if (filters.role) where.push(eq(accounts.role, filters.role));
-      if (filters.tier) where.push(sql`coalesce(${profiles.subscriptionTier}, 'free') = ${filters.tier}`);
+      const where = filterOf(filters);
       const rows = await tx
         .select({ ...userColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
         .from(accounts)
         .leftJoin(profiles, eq(profiles.id, accounts.id))
-        .where(where.length ? and(...where) : undefined)
+        .where(where)
         .orderBy(desc(accounts.createdAt), desc(accounts.id))
         .limit(filters.limit)
         .offset(filters.offset);
@@ -66,7 +89,7 @@ export function createAdminUsersRepository(db: Database) {
           .select({ n: sql<number>`count(*)`.mapWith(Number) })
           .from(accounts)
           .leftJoin(profiles, eq(profiles.id, accounts.id))
-          .where(where.length ? and(...where) : undefined);
+          .where(where);
         return { rows: [], total: c?.n ?? 0 };
       }
       return { rows, total: rows[0]?.total ?? 0 };

@@ -52,6 +52,12 @@ export function createAdminUsersService({ users, audit, roleLists }: AdminUsersD
       };
     },
 
+    /** A page without the total count (the admin application's list): whether there is a next page instead. */
+    async page(filters: UserFilters) {
+      const { rows, hasMore } = await users.page(filters);
+      return { users: rows.map(toAdminUser), pagination: { total: null, limit: filters.limit, offset: filters.offset, hasMore } };
+    },
+
     async get(id: string) {
       const row = UUID.test(id) ? await users.find(id) : undefined;
       if (!row) throw userNotFound(id);
