@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { DbClient } from '@story/db';
-import { AppError, emailErrorSchema, type RateLimitHandle } from '@story/http';
+import { AppError, emailErrorSchema, routeMedia, type RateLimitHandle } from '@story/http';
 import type { EmailServiceConfig } from '../../config';
 import type { AdminStatsService } from '../admin/admin-stats/admin-stats.service';
 import type { AdminUsersService } from '../admin/admin-users/admin-users.service';
@@ -90,9 +90,20 @@ export const PAGE_RESPONSES = { 200: pageSchema, 303: pageSchema, 400: pageOrErr
 export function pageRoute(ctx: DashboardContext, operationId: string, summary: string) {
   return {
     config: { rateLimit: ctx.rateLimit.route('email.admin') },
-    schema: { operationId, summary, tags: ['dashboard'], hide: true, response: PAGE_RESPONSES },
+    schema: { operationId, summary, tags: ['dashboard'], hide: true, response: PAGE_RESPONSES, ...FORM_BODY },
   };
 }
+
+/**
+ * The pages' forms post URL-encoded fields (read and checked by each page): declared, so the shared refusal
+ * of bodies sent to routes that take none (libs/http input-guards) lets them through.
+ */
+const FORM_BODY = routeMedia({
+  requestBody: {
+    required: false,
+    content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } },
+  },
+});
 
 /** The signed-in user of a route behind the sign-in check (dashboard.register.ts refuses the others first). */
 export function userOf(request: FastifyRequest): DashboardUser {
