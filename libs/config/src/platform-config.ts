@@ -86,6 +86,7 @@ export interface PlatformConfig {
     | 'ANTHROPIC_MODEL'
     | 'PROVIDER_TIMEOUT_MS'
     | 'BILLING_PROVIDER'
+    | 'BILLING_OFFLINE_ACKNOWLEDGED'
   >;
 }
 
@@ -143,6 +144,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>): Pla
       ANTHROPIC_MODEL: e.ANTHROPIC_MODEL,
       PROVIDER_TIMEOUT_MS: e.PROVIDER_TIMEOUT_MS,
       BILLING_PROVIDER: e.BILLING_PROVIDER,
+      BILLING_OFFLINE_ACKNOWLEDGED: e.BILLING_OFFLINE_ACKNOWLEDGED,
     },
   };
 }

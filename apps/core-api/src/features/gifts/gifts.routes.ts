@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf, requireRole } from '@story/auth';
-import { coreErrorSchema, errorResponses } from '@story/http';
+import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { adminGiftSchema, adminListQuery, dismissBody, giftErrorSchema, giftIdBody, giftSchema, idQuery, purchaseBody, redeemBody } from './gifts.schemas';
 import type { GiftsService } from './gifts.service';
 
@@ -12,11 +12,12 @@ const tags = ['gifts'];
 const adminOnly = requireRole(['admin']);
 
 export const giftsRoutes =
-  ({ gifts }: { gifts: GiftsService }): FastifyPluginAsyncZod =>
+  ({ gifts, rateLimit }: { gifts: GiftsService; rateLimit: RateLimitHandle }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/gifts/purchase',
       {
+        config: { rateLimit: rateLimit.route('core.gifts.purchase') },
         schema: {
           operationId: 'purchaseGift',
           summary: 'Buy a gift subscription: paid through the billing provider, its redemption code emailed to the recipient',
@@ -32,6 +33,7 @@ export const giftsRoutes =
     app.post(
       '/api/gifts/redeem',
       {
+        config: { rateLimit: rateLimit.route('core.gifts.redeem') },
         schema: {
           operationId: 'redeemGift',
           summary: "Redeem a gift code once, within its validity: upgrades the caller's plan for the gift's term",
@@ -93,6 +95,7 @@ export const giftsRoutes =
     app.post(
       '/api/gifts/retry',
       {
+        config: { rateLimit: rateLimit.route('core.gifts.retry') },
         schema: {
           operationId: 'retryGiftDelivery',
           summary: 'Email a gift whose delivery failed again, with a new code (the old one stops working)',
