@@ -93,7 +93,7 @@ const count = async (table: 'accounts' | 'auth_sessions' | 'auth_identities') =>
 
 describe('Google against oidc-provider (default settings)', () => {
   it('advertises the iss parameter and sends it back with the code', async () => {
-    const discovery = await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json();
+    const discovery = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
     expect(discovery.authorization_response_iss_parameter_supported).toBe(true);
     const params = await op.authorize((await start('google')).href, 'op-ada', GOOGLE_REDIRECT);
     expect(params).toEqual({ code: expect.any(String), state: expect.any(String), iss: op.issuer });
@@ -109,7 +109,7 @@ describe('Google against oidc-provider (default settings)', () => {
       body: new URLSearchParams({ grant_type: 'authorization_code', code: params['code']!, redirect_uri: GOOGLE_REDIRECT, code_verifier: String(row!['code_verifier']) }).toString(),
     });
     expect(token.status).toBe(200);
-    const claims = decodeJwt((await token.json()).id_token);
+    const claims = decodeJwt(((await token.json()) as { id_token: string }).id_token);
     expect(claims).toMatchObject({ sub: 'op-ada', iss: op.issuer });
     expect(claims).not.toHaveProperty('email');
   });
