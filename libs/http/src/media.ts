@@ -38,7 +38,7 @@ export interface StreamableObject {
 
 // RFC 9110 §8.3.1: type "/" subtype, each a token, then optional "; name=value" parameters. Anything else
 // (a stored value holding a line break, say) would make Node refuse the header and the read answer 500.
-const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"[^"\\\x00-\x1f\x7f]*"))*$/;
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"[\t !#-[\]-~]*"))*$/;
 
 /** True for a well-formed media type (RFC 9110 §8.3.1), safe to send as Content-Type. */
 export function isMediaType(value: string): boolean {

@@ -95,9 +95,10 @@ const zero = (parts: number[], from: number, to: number) => parts.slice(from, to
  */
 function carriedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   const p = addr.parts;
-  if (zero(p, 0, 5) && p[5] === 0xffff) return v4From(p[6]!, p[7]!);
-  if (zero(p, 0, 4) && p[4] === 0xffff && p[5] === 0) return v4From(p[6]!, p[7]!);
-  if (p[0] === 0x64 && p[1] === 0xff9b && zero(p, 2, 6)) return v4From(p[6]!, p[7]!);
+  const [, , , , p4, p5, p6 = 0, p7 = 0] = p;
+  if (zero(p, 0, 5) && p5 === 0xffff) return v4From(p6, p7);
+  if (zero(p, 0, 4) && p4 === 0xffff && p5 === 0) return v4From(p6, p7);
+  if (p[0] === 0x64 && p[1] === 0xff9b && zero(p, 2, 6)) return v4From(p6, p7);
   return undefined;
 }
 
