@@ -28,7 +28,7 @@ import { pingDatabase, type DbClient } from '@story/db';
 import { createJobRunner, type JobRunner } from '@story/jobs';
 import { closeSharedProcessSpawner, createProviders, describeProviders, registerLlmCache, type Providers } from '@story/providers';
 import { closeTypesetter } from '@story/pdf';
-import { coreErrorRenderer, coreErrorSchema, createServiceApp, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
+import { coreErrorRenderer, coreErrorSchema, createServiceApp, maskEmail, probeCheck, registerHealth, type App, type ServiceOptions } from '@story/http';
 import type { CoreApiConfig } from './config';
 
 declare module 'fastify' {
@@ -105,7 +105,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     roles: { adminEmails: config.adminEmails, supportEmails: config.supportEmails },
     appUrl: config.appUrl,
     sessionDays: config.limits.sessionDays,
-    onLockout: (email) => app.log.warn({ email }, 'sign-in locked after repeated failures'),
+    // The address masked (r***@example.test): enough to spot an attack on one account, no personal data.
+    onLockout: (email) => app.log.warn({ email: maskEmail(email) }, 'sign-in locked after repeated failures'),
     limitScale: config.rateLimit.scale,
   });
   await app.register(

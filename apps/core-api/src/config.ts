@@ -1,7 +1,8 @@
 // core-api configuration: the shared platform settings plus this service's port and limits (rate limits
 // are named in the limiter's table, libs/http/src/limits).
 import { z } from 'zod';
-import { loadOAuthConfig, loadPlatformConfig, type OAuthConfig, type PlatformConfig } from '@story/config';
+import { ConfigError, loadOAuthConfig, loadPlatformConfig, type OAuthConfig, type PlatformConfig } from '@story/config';
+import { OFFLINE_BILLING_REFUSAL } from '@story/providers';
 
 /** Spec 000 Limits: a stored file is at most 50 MB. */
 export const DEFAULT_MAX_STORED_FILE_BYTES = 50 * 1024 * 1024;
@@ -35,6 +36,11 @@ export const DEFAULT_ARCHIVE_PART_BYTES = 1_000_000_000;
 export function loadConfig(env: Record<string, string | undefined> = process.env): CoreApiConfig {
   // Verification, magic-link, invitation and gift links point at the web application (APP_URL).
   const platform = loadPlatformConfig(env, { publicUrlsInProduction: ['APP_URL'] });
+  // CONTRACTS §9: core-api takes the payments (gifts); the offline recorder would hand out paid plans for
+  // nothing, so a production start needs the operator to say so.
+  if (platform.isProduction && platform.providers.BILLING_PROVIDER === 'offline' && !platform.providers.BILLING_OFFLINE_ACKNOWLEDGED) {
+    throw new ConfigError([OFFLINE_BILLING_REFUSAL]);
+  }
   const raw = env['MAX_STORED_FILE_BYTES']?.trim();
   const parsed = maxStoredFileBytes.safeParse(raw ? raw : String(DEFAULT_MAX_STORED_FILE_BYTES));
   if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues[0]?.message ?? 'MAX_STORED_FILE_BYTES'}`);

@@ -150,6 +150,9 @@ export const providersEnv = z.object({
   MEILI_API_KEY: z.string().min(1).optional().describe('Meilisearch key with documents, search, settings and tasks rights'),
   MEILI_INDEX: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).default('tools').describe('Meilisearch index of tools content and responses'),
   BILLING_PROVIDER: z.enum(['offline']).default('offline').describe('Payments (gifts): offline records each charge as paid; a card processor adapter joins this list'),
+  BILLING_OFFLINE_ACKNOWLEDGED: bool(false).describe(
+    'true: the operator means to run BILLING_PROVIDER=offline (every charge recorded as paid) with NODE_ENV=production; without it core-api refuses to start (CONTRACTS §9)',
+  ),
 });
 
 export type RuntimeEnv = z.infer<typeof runtimeEnv>;

@@ -102,6 +102,7 @@ export interface PlatformConfig {
     | 'ANTHROPIC_MODEL'
     | 'PROVIDER_TIMEOUT_MS'
     | 'BILLING_PROVIDER'
+    | 'BILLING_OFFLINE_ACKNOWLEDGED'
   >;
 }
 
@@ -183,6 +184,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined>, opti
       ANTHROPIC_MODEL: e.ANTHROPIC_MODEL,
       PROVIDER_TIMEOUT_MS: e.PROVIDER_TIMEOUT_MS,
       BILLING_PROVIDER: e.BILLING_PROVIDER,
+      BILLING_OFFLINE_ACKNOWLEDGED: e.BILLING_OFFLINE_ACKNOWLEDGED,
     },
   };
 }

@@ -1,6 +1,6 @@
 // The request log never holds a credential from a URL, while the route stays readable.
 import { Writable } from 'node:stream';
-import { createServer, redactUrl, type App } from './index';
+import { createServer, maskEmails, redactUrl, type App } from './index';
 
 function capture() {
   const lines: string[] = [];
@@ -34,7 +34,20 @@ describe('redactUrl', () => {
   it('redacts route parameters named like credentials when the route is known', () => {
     expect(redactUrl('/api/magic/abc123/go', '/api/magic/:token/go')).toBe('/api/magic/[redacted]/go');
     expect(redactUrl('/api/share/ABC', '/api/share/:shareCode')).toBe('/api/share/ABC');
+    // A story share link's secret is its last segment.
+    expect(redactUrl('/api/stories/abc/share/XyZ123secret', '/api/stories/:storyId/share/:shareId')).toBe('/api/stories/abc/share/[redacted]');
+    expect(redactUrl('/x?nonce=abc&keep=1')).toBe('/x?nonce=[redacted]&keep=1');
   });
+});
+
+describe('maskEmails', () => {
+  it.each([
+    ['rose@example.test', 'r***@example.test'],
+    ['sign-in locked for Rose.Smith+x@Mail.Example.org now', 'sign-in locked for R***@Mail.Example.org now'],
+    ['/x?email=rose%40example.test&a=b', '/x?email=r***%40example.test&a=b'],
+    ['a@b.co, c.d@e.io', 'a***@b.co, c***@e.io'],
+    ['no address here @ all', 'no address here @ all'],
+  ])('%s -> %s', (text, expected) => expect(maskEmails(text)).toBe(expected));
 });
 
 describe('createServer request log', () => {
@@ -45,6 +58,11 @@ describe('createServer request log', () => {
     app = createServer({ name: 'log-test', logLevel: 'info', logStream: logs.stream });
     app.get('/api/family/invitations/:token/public', async () => ({ ok: true }));
     app.get('/api/email/unsubscribe', async () => ({ ok: true }));
+    app.get('/log-emails', async (request) => {
+      request.log.info({ email: 'ann.lee@example.test', nested: { to: ['kim.park@example.test'] } }, 'mailed sam.smith@example.test');
+      request.log.error({ err: new Error('duplicate key: (email)=(err.one@example.test)') }, 'failed');
+      return { ok: true };
+    });
     await app.ready();
   });
   afterAll(() => app.close());
@@ -57,6 +75,16 @@ describe('createServer request log', () => {
     expect(text).toContain('"url":"/api/email/unsubscribe?token=[redacted]&sessionId=[redacted]"');
     expect(text).toContain('"method":"GET"');
     for (const secret of ['InviteSecret', 'UnsubSecret', 'SessSecret']) expect(text).not.toContain(secret);
+  });
+
+  it('masks email addresses in every line: messages, fields, nested values, errors and URLs', async () => {
+    await app.inject({ url: '/log-emails?to=grandma.rose%40example.test' });
+    const text = logs.lines.join('\n');
+    expect(text).toContain('a***@example.test');
+    expect(text).toContain('"msg":"mailed s***@example.test"');
+    for (const address of ['ann.lee@example.test', 'sam.smith@example.test', 'kim.park@example.test', 'err.one@example.test', 'grandma.rose%40example.test', 'grandma.rose@example.test']) {
+      expect(text).not.toContain(address);
+    }
   });
 });
 

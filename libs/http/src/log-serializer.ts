@@ -1,7 +1,9 @@
 // The request serializer of every service's log (createServer): it writes the URL with credentials cut
 // out, the way supabase/storage strips token query parameters before logging. Invitation tokens travel
 // in paths, the tools ownership id and unsubscribe tokens in query strings; none may reach a log line.
-// Tools share codes are public by design (they are the share link), so they stay readable.
+// Tools share codes are public by design (they are the share link), so they stay readable. Email addresses
+// never reach a log line whole (spec 000 Authentication 10: access logs without personal data): every
+// line's strings are masked to the mailbox's first letter and the domain (r***@example.test).
 import type { FastifyRequest } from 'fastify';
 import { ipWithoutLastOctet } from './client-ip';
 
@@ -26,6 +28,9 @@ const SECRET_PARAMS = new Set([
   'otp',
   // The OAuth state of a social sign-in callback (with its code, the one thing that completes the sign-in).
   'state',
+  // A story share link's secret (/api/stories/{storyId}/share/{shareId}) and the OpenID nonce.
+  'shareid',
+  'nonce',
   'jwt',
   'auth',
   'authorization',
@@ -102,6 +107,34 @@ export function redactUrl(url: string, routePattern?: string): string {
   return query === undefined ? redactedPath : `${redactedPath}?${redactQuery(query)}`;
 }
 
+// A mailbox (letters, digits, ._+- or a percent-escape) at a dotted domain, with @ written plainly or as %40.
+const EMAIL = /((?:[A-Za-z0-9._+-]|%[0-9A-Fa-f]{2})+)(@|%40)((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})/g;
+
+/** Every email address in `text` masked to its first letter and its domain: rose@example.test -> r***@example.test. */
+export function maskEmails(text: string): string {
+  if (!text.includes('@') && !text.includes('%40')) return text;
+  return text.replace(EMAIL, (_m, local: string, at: string, domain: string) => `${/^[A-Za-z0-9]/.test(local) ? local[0] : ''}***${at}${domain}`);
+}
+
+/** One email address as a log field may hold it (see maskEmails). */
+export const maskEmail = (address: string): string => maskEmails(address);
+
+const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/**
+ * A log record's own fields with email addresses masked: strings, and plain objects and arrays a few levels
+ * down. Anything else (a request, a reply, an Error) is left to its serializer, which masks its own.
+ */
+export function scrubLogValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskEmails(value);
+  if (depth >= 4) return value;
+  if (Array.isArray(value)) return value.map((v) => scrubLogValue(v, depth + 1));
+  if (!isPlain(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = scrubLogValue(v, depth + 1);
+  return out;
+}
+
 /** pino serializer for `req`: Fastify's default fields, with the URL redacted and the address shortened. */
 export function serializeRequest(request: FastifyRequest) {
   let routePattern: string | undefined;
@@ -112,7 +145,7 @@ export function serializeRequest(request: FastifyRequest) {
   }
   return {
     method: request.method,
-    url: redactUrl(request.url ?? '', routePattern),
+    url: maskEmails(redactUrl(request.url ?? '', routePattern)),
     host: request.host,
     // Access logs hold no personal data (spec 000 Authentication 10): the address as rows keep it.
     remoteAddress: ipWithoutLastOctet(request.ip) ?? undefined,

@@ -36,14 +36,31 @@ export interface StreamableObject {
   etag?: string;
 }
 
+// RFC 9110 §8.3.1: type "/" subtype, each a token, then optional "; name=value" parameters. Anything else
+// (a stored value holding a line break, say) would make Node refuse the header and the read answer 500.
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"[\t !#-[\]-~]*"))*$/;
+
+/** True for a well-formed media type (RFC 9110 §8.3.1), safe to send as Content-Type. */
+export function isMediaType(value: string): boolean {
+  return value.length <= 255 && MEDIA_TYPE.test(value);
+}
+
+/** The stored type when it is a well-formed media type, else application/octet-stream (never a 500). */
+export function servableContentType(value: string | null | undefined): string {
+  return value && isMediaType(value) ? value : 'application/octet-stream';
+}
+
 /** Send a stored object (or its range) as the reply body: 206 with Content-Range for a range, 200 otherwise. */
 export function sendStoredObject(reply: FastifyReply, object: StreamableObject, options: { contentType?: string; filename?: string; cacheControl?: string } = {}) {
   reply.header('Accept-Ranges', 'bytes');
-  reply.header('Content-Type', options.contentType ?? object.contentType ?? 'application/octet-stream');
+  reply.header('Content-Type', servableContentType(options.contentType ?? object.contentType));
   reply.header('Content-Length', String(object.contentLength));
   reply.header('Cache-Control', options.cacheControl ?? 'private, max-age=0, must-revalidate');
   if (object.etag) reply.header('ETag', object.etag.startsWith('"') ? object.etag : `"${object.etag}"`);
   if (options.filename) reply.header('Content-Disposition', `attachment; filename="${options.filename.replace(/["\\\r\n]/g, '_')}"`);
+  // Nothing is a download unless the route says so (a family member may play in place what they may not
+  // download, spec 000 "Who may see and download"): a route that set no disposition answers inline.
+  else if (!reply.hasHeader('Content-Disposition')) reply.header('Content-Disposition', 'inline');
   if (object.range) {
     reply.status(206);
     reply.header('Content-Range', `bytes ${object.range.start}-${object.range.end}/${object.size}`);

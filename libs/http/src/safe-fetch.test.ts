@@ -30,9 +30,12 @@ describe('isPublicAddress', () => {
   it.each([
     '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '240.0.0.1',
     '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:7f00:1::',
+    // IPv4 inside IPv6: IPv4-compatible (::a.b.c.d, as the URL parser writes it), translated, NAT64, 6to4, Teredo.
+    '::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::808:808', '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe', '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::808:808',
+    '2002:a9fe:a9fe::1', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001::7f00:1',
   ])('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false));
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (ip) => expect(isPublicAddress(ip)).toBe(true));
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '::ffff:0:808:808'])('accepts %s', (ip) => expect(isPublicAddress(ip)).toBe(true));
 });
 
 describe('checkUrl', () => {
@@ -41,6 +44,9 @@ describe('checkUrl', () => {
     ['http://[::1]/', 'private_address'],
     ['http://169.254.169.254/latest/meta-data/', 'private_address'],
     ['http://[::ffff:127.0.0.1]/', 'private_address'],
+    ['http://[::127.0.0.1]/', 'private_address'],
+    ['http://[::a9fe:a9fe]/latest/meta-data/', 'private_address'],
+    ['http://[64:ff9b::169.254.169.254]/', 'private_address'],
     ['http://2130706433/', 'private_address'],
     ['http://0x7f.1/', 'private_address'],
     ['http://100.64.1.1/', 'private_address'],

@@ -1,8 +1,10 @@
 // Fetching a URL a user named, without letting it reach inside the network (SSRF). The rules:
 // - http and https only, no credentials in the URL;
 // - the host name is resolved ONCE, every address it resolves to must be public unicast (ipaddr.js
-//   range() === 'unicast', IPv4-mapped IPv6 judged as the IPv4 it carries), and the connection is made to
-//   that checked address through a pinned `lookup`, so a second DNS answer (rebinding) is never used;
+//   range() === 'unicast'; an IPv6 address that carries an IPv4 one is judged by it, see isPublicAddress),
+//   and the connection is made to that checked address through a pinned `lookup`, so a second DNS answer
+//   (rebinding) is never used; the socket's remote address is judged again once connected, so nothing but
+//   a checked address is ever talked to;
 // - redirects are followed by hand, at most `maxRedirects`, each target checked like the first URL;
 // - the whole exchange has a deadline and the body (decompressed) a byte cap.
 // `allowPrivate` exists for tests that must fetch from a local server: it names exact address ranges AND
@@ -83,18 +85,45 @@ const DEFAULTS = { maxBytes: 2 * 1024 * 1024, timeoutMs: 10_000, maxRedirects: 3
 const systemResolve = async (hostname: string): Promise<ResolvedAddress[]> =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
-/** Is this address public unicast? Loopback, private, link-local (cloud metadata), CGNAT, multicast, unspecified, reserved are not. */
+const v4From = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+const zero = (parts: number[], from: number, to: number) => parts.slice(from, to).every((p) => p === 0);
+
+/**
+ * The IPv4 address an IPv6 one stands for, where it is a way of reaching that IPv4 host: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96, RFC 6145) and the NAT64 well-known prefix
+ * (64:ff9b::/96, RFC 6052). Undefined for any other address.
+ */
+function carriedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = addr.parts;
+  const [, , , , p4, p5, p6 = 0, p7 = 0] = p;
+  if (zero(p, 0, 5) && p5 === 0xffff) return v4From(p6, p7);
+  if (zero(p, 0, 4) && p4 === 0xffff && p5 === 0) return v4From(p6, p7);
+  if (p[0] === 0x64 && p[1] === 0xff9b && zero(p, 2, 6)) return v4From(p6, p7);
+  return undefined;
+}
+
+/**
+ * Is this address public unicast? Loopback, private, link-local (cloud metadata), CGNAT, multicast,
+ * unspecified, reserved are not. IPv6 that carries IPv4: mapped, translated and NAT64 addresses are judged
+ * by the IPv4 they reach; ::/96 (unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d, which
+ * the URL parser writes as ::7f00:1 and ipaddr.js would call unicast) is never public; 6to4 (2002::/16),
+ * Teredo (2001::/32) and local-use NAT64 (64:ff9b:1::/48) tunnel to an IPv4 host and are refused whole.
+ */
 export function isPublicAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return false;
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-  return addr.range() === 'unicast';
+  const addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv4') return addr.range() === 'unicast';
+  const v6 = addr as ipaddr.IPv6;
+  const carried = carriedIPv4(v6);
+  if (carried) return carried.range() === 'unicast';
+  if (zero(v6.parts, 0, 6)) return false;
+  return v6.range() === 'unicast';
 }
 
 function allowedPrivately(ip: string, port: number, allow: readonly AllowedPrivate[]): boolean {
-  if (!allow.length) return false;
+  if (!allow.length || !ipaddr.isValid(ip)) return false;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6') addr = carriedIPv4(addr as ipaddr.IPv6) ?? addr;
   return allow.some((entry) => {
     if (entry.port !== port) return false;
     const [range, bits] = ipaddr.parseCIDR(entry.cidr);
@@ -172,6 +201,15 @@ function request(url: URL, target: ResolvedAddress, options: SafeFetchOptions, s
         'user-agent': options.userAgent ?? 'FamilyStoriesImporter/1.0',
       },
       signal,
+    });
+    // The address actually connected to is judged again: only a checked address is ever sent a request.
+    req.on('socket', (socket) => {
+      socket.once('connect', () => {
+        const remote = socket.remoteAddress ?? '';
+        if (!isPublicAddress(remote) && !allowedPrivately(remote, portOf(url), options.allowPrivate ?? [])) {
+          req.destroy(new UnsafeUrlError('private_address', 'This address is inside a private, local or reserved network and cannot be fetched'));
+        }
+      });
     });
     req.on('response', resolve);
     req.on('error', reject);

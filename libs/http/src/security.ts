@@ -21,11 +21,36 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'X-DNS-Prefetch-Control': 'off',
 });
 
+/**
+ * A request whose answer is one person's: it carries a Bearer token, a cookie (the admin dashboard's session)
+ * or a tools session (X-Session-ID or ?sessionId, which unlock the session's own private items), or it is a
+ * sign-in route (/api/auth/...: answers that hand out tokens, RFC 6749 §5.1).
+ */
+export function isPersonalRequest(request: FastifyRequest): boolean {
+  const h = request.headers;
+  if (h.authorization !== undefined || h.cookie !== undefined || h['x-session-id'] !== undefined) return true;
+  if (request.url.startsWith('/api/auth/')) return true;
+  const query = request.query as Record<string, unknown> | undefined;
+  return query !== undefined && query !== null && typeof query === 'object' && query['sessionId'] !== undefined;
+}
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+const NO_STORE = /(^|[\s,])no-store\b/i;
+
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   // Callback style, not async: this runs on every request, and a promise per hook shows in the profile.
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     done();
+  });
+  // A personal JSON answer (errors included) is kept by no cache, shared or the browser's (RFC 9111 §5.2.2.5):
+  // Cache-Control: no-store, whatever a route set. Files and pages keep their own policies.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (isPersonalRequest(request) && JSON_TYPE.test(String(reply.getHeader('content-type') ?? ''))) {
+      const current = reply.getHeader('cache-control');
+      if (current === undefined || !NO_STORE.test(String(current))) reply.header('cache-control', 'no-store');
+    }
+    done(null, payload);
   });
 }
 

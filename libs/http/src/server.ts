@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type FastifyRequest, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { DestinationStream } from 'pino';
-import { serializeRequest } from './log-serializer';
+import pino, { type DestinationStream } from 'pino';
+import { scrubLogValue, serializeRequest } from './log-serializer';
 import { fastSerializerCompiler } from './serializer';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -49,7 +49,13 @@ export function createServer(options: ServerOptions): App {
       base: { service: options.name },
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'], censor: '[redacted]' },
       // One request serializer for all three services: no token, session id or invitation link in a URL.
-      serializers: { req: (request: FastifyRequest) => serializeRequest(request) },
+      // Errors and every line's own fields go out with email addresses masked (log-serializer.ts).
+      serializers: { req: (request: FastifyRequest) => serializeRequest(request), err: (err: Error) => scrubLogValue({ ...pino.stdSerializers.err(err) }) as ReturnType<typeof pino.stdSerializers.err> },
+      hooks: {
+        logMethod(args, method) {
+          return method.apply(this, args.map((arg) => scrubLogValue(arg)) as Parameters<typeof method>);
+        },
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: options.bodyLimit ?? 1024 * 1024,

@@ -100,7 +100,11 @@ export function createProviders(config: PlatformConfig, deps: { db: Database; pu
     tts: createTextToSpeech(config.providers, { usage, timeoutMs }),
     llm: createManagedLlm(config, { db: deps.db, usage, timeoutMs }),
     email: createEmailDelivery(config.email),
-    billing: createBilling({ provider: config.providers.BILLING_PROVIDER }),
+    billing: createBilling({
+      provider: config.providers.BILLING_PROVIDER,
+      production: config.isProduction,
+      offlineAcknowledged: config.providers.BILLING_OFFLINE_ACKNOWLEDGED,
+    }),
   };
 }
 

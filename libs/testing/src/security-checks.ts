@@ -163,3 +163,15 @@ export function unsafeEntryName(name: string): string | null {
   if (name.split('/').some((s) => s.length > 255 || /[ .]$/.test(s))) return 'segment too long or ending in a dot or space';
   return null;
 }
+
+/**
+ * A personal JSON answer (the request carried a credential or a session, or is a sign-in route) must carry
+ * Cache-Control: no-store. Returns what is wrong with `res` (empty when nothing is).
+ */
+export function cacheControlProblems(res: { headers: Record<string, unknown> }): string[] {
+  const type = String(res.headers['content-type'] ?? '');
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) return [];
+  const cache = String(res.headers['cache-control'] ?? '');
+  return /(^|[\s,])no-store\b/i.test(cache) ? [] : [`Cache-Control is ${cache ? JSON.stringify(cache) : 'missing'}, not no-store`];
+}
+

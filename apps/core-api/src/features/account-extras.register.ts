@@ -15,7 +15,7 @@ export async function registerGiftsAndAchievements(app: App, deps: CoreFeatureDe
   defineGiftTermSweep(deps.jobs, { db });
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', deps.authHook);
-    await authenticated.register(giftsRoutes({ gifts }));
+    await authenticated.register(giftsRoutes({ gifts, rateLimit: deps.rateLimit }));
     await authenticated.register(invoicesRoutes({ invoices: createInvoicesService({ db }) }));
     await authenticated.register(achievementsRoutes({ achievements: createAchievementsService({ db }) }));
   });

@@ -110,6 +110,16 @@ const routes: [string, RouteCase][] = [
   ['GET /api/family/invitations/[token]/public', { limit: 'core.invitation-preview', request: (_w, ip) => ({ method: 'GET', url: `/api/family/invitations/${randomBytes(32).toString('base64url')}/public`, remoteAddress: ip }) }],
   ['GET /api/share/[token]', { limit: 'core.share', request: (_w, ip) => ({ method: 'GET', url: `/api/share/${randomBytes(24).toString('base64url')}`, remoteAddress: ip }) }],
   ['GET /api/share/[token]/audio', { limit: 'core.share', request: (_w, ip) => ({ method: 'GET', url: `/api/share/${randomBytes(24).toString('base64url')}/audio`, remoteAddress: ip }) }],
+  // CONTRACTS §9: gifts move money and plans, 10 per hour per account each (real purchases: the limiter runs after validation).
+  [
+    'POST /api/gifts/purchase',
+    {
+      limit: 'core.gifts.purchase',
+      request: (w, ip) => ({ method: 'POST', url: '/api/gifts/purchase', remoteAddress: ip, headers: w.headers, payload: { recipientName: 'Rose', recipientEmail: 'rose@example.test', planId: 'family' } }),
+    },
+  ],
+  ['POST /api/gifts/retry', { limit: 'core.gifts.retry', request: (w, ip) => ({ method: 'POST', url: '/api/gifts/retry', remoteAddress: ip, headers: w.headers, payload: { giftId: randomUUID() } }) }],
+  ['POST /api/gifts/redeem', { limit: 'core.gifts.redeem', request: (w, ip) => ({ method: 'POST', url: '/api/gifts/redeem', remoteAddress: ip, headers: w.headers, payload: { code: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GG' } }) }],
   // spec 000: general API, 100 per minute per caller, on every route without a limit of its own.
   ['GET /api/campaigns', { limit: 'core.general', request: (w, ip) => ({ method: 'GET', url: '/api/campaigns', remoteAddress: ip, headers: w.headers }) }],
   ['GET /api/stories', { limit: 'core.general', request: (w, ip) => ({ method: 'GET', url: '/api/stories', remoteAddress: ip, headers: w.headers }) }],

@@ -114,6 +114,8 @@ it('logs none of the secrets and tokens of a whole account journey', async () =>
   const shareToken = String(share.url).split('/').pop()!;
   secrets['shareToken'] = shareToken;
   ok(await app.inject({ method: 'GET', url: `/api/share/${shareToken}` }), 200);
+  // The story share link as the API hands it out: /api/stories/{storyId}/share/{shareId}.
+  ok(await app.inject({ method: 'GET', url: new URL(String(share.url)).pathname }), 200);
   await app.inject({ method: 'GET', url: `/api/share/${shareToken}/audio` });
   await app.inject({ method: 'GET', url: `/api/nope?token=${shareToken}&access_token=${refreshed.session.access_token}` });
 
@@ -123,6 +125,18 @@ it('logs none of the secrets and tokens of a whole account journey', async () =>
   await app.inject({ method: 'PUT', url: String(presign.uploadUrl).replace(/^https?:\/\/[^/]+/, ''), headers: { 'content-type': 'audio/mpeg', ...(presign.headers ?? {}) }, payload: Buffer.alloc(10) });
   await app.inject({ method: 'POST', url: '/api/uploads/register', headers, payload: { key: 'uploads/other/none.mp3', ticket: presign.ticket } });
 
+  // A lockout: five failed sign-ins for one address, then the refused sixth (logged as a warning).
+  const lockedEmail = uniqueEmail('locked');
+  ok(await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: lockedEmail, password: PASSWORD } }), 201);
+  for (let i = 0; i < 5; i++) await app.inject({ method: 'POST', url: '/api/auth/signin', remoteAddress: `10.77.0.${i + 1}`, payload: { email: lockedEmail, password: WRONG_PASSWORD } });
+  expect((await app.inject({ method: 'POST', url: '/api/auth/signin', remoteAddress: '10.77.0.9', payload: { email: lockedEmail, password: PASSWORD } })).statusCode).toBe(429);
+  // An address in a query string and in an error sentence (inviting an address that is already a member).
+  await app.inject({ method: 'GET', url: `/api/campaigns?email=${encodeURIComponent(email)}`, headers });
+  await app.inject({ method: 'POST', url: '/api/family/invitations', headers, payload: { familyGroupId: group.id, email: inviteeEmail, role: 'family_viewer' } });
+  secrets['email'] = email;
+  secrets['inviteeEmail'] = inviteeEmail;
+  secrets['lockedEmail'] = lockedEmail;
+
   // Tampered and foreign tokens, then sign-out and the refused old token.
   const [h, p] = String(again.session.access_token).split('.');
   await app.inject({ method: 'GET', url: '/api/campaigns', headers: { authorization: `Bearer ${h}.${p}.forged-signature-forged-signature` } });
@@ -131,6 +145,9 @@ it('logs none of the secrets and tokens of a whole account journey', async () =>
   expect((await app.inject({ method: 'GET', url: '/api/campaigns', headers })).statusCode).toBe(401);
 
   const text = logs.text();
+  // The lockout and the refused invitation were logged, with the addresses masked.
+  expect(text).toContain('sign-in locked after repeated failures');
+  expect(text).toMatch(/l\*\*\*@example\.test/);
   // The capture is real: requests were logged, routes readable, credentials redacted.
   expect(logs.lines.length).toBeGreaterThan(60);
   expect(text).toContain('/api/auth/signin');

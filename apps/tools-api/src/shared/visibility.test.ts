@@ -34,6 +34,7 @@ const owned = { session_id: S1, user_id: U1 };
 const ITEMS: Record<string, VisibleContent & { is_featured: boolean }> = {
   public: { ...owned, is_public: true, is_featured: false, share_type: 'public', share_expires_at: null, expires_at: null, deleted_at: null },
   private: { ...owned, is_public: false, is_featured: false, share_type: 'private', share_expires_at: null, expires_at: null, deleted_at: null },
+  unlisted: { ...owned, is_public: false, is_featured: false, share_type: 'public', share_expires_at: null, expires_at: null, deleted_at: null },
   featured: { ...owned, is_public: true, is_featured: true, share_type: 'public', share_expires_at: null, expires_at: null, deleted_at: null },
   expiredLink: { ...owned, is_public: true, is_featured: false, share_type: 'expiring', share_expires_at: past, expires_at: null, deleted_at: null },
   expiredContent: { ...owned, is_public: true, is_featured: false, share_type: 'public', share_expires_at: null, expires_at: past, deleted_at: null },
@@ -44,7 +45,8 @@ type Path = AccessPath | 'list';
 //                 callers:  anonymous sameSession otherSession ownerUser otherUser admin
 const VISIBLE: Record<string, Record<Path, string>> = {
   public: /*         */ { direct: 'YYYYYY', link: 'YYYYYY', sharePage: 'YYYYYY', list: 'YYYYYY' },
-  private: /*        */ { direct: 'NYNYNY', link: 'YYYYYY', sharePage: 'NYNYNY', list: 'NYNYNN' },
+  private: /*        */ { direct: 'NYNYNY', link: 'NYNYNY', sharePage: 'NYNYNY', list: 'NYNYNN' },
+  unlisted: /*       */ { direct: 'NYNYNY', link: 'YYYYYY', sharePage: 'YYYYYY', list: 'NYNYNN' },
   featured: /*       */ { direct: 'YYYYYY', link: 'YYYYYY', sharePage: 'YYYYYY', list: 'YYYYYY' },
   expiredLink: /*    */ { direct: 'NYNYNY', link: 'NYNYNY', sharePage: 'NNNNNN', list: 'NYNYNN' },
   expiredContent: /* */ { direct: 'NNNNNN', link: 'NNNNNN', sharePage: 'NNNNNN', list: 'NNNNNN' },
@@ -70,7 +72,8 @@ describe('content visibility (canSee)', () => {
 
   it('treats no caller at all as anonymous', () => {
     expect(canSee(ITEMS['private']!, null, 'direct')).toBe(false);
-    expect(canSee(ITEMS['private']!, null, 'link')).toBe(true);
+    expect(canSee(ITEMS['private']!, null, 'link')).toBe(false);
+    expect(canSee(ITEMS['unlisted']!, null, 'link')).toBe(true);
     expect(ownsContent(ITEMS['public']!, null)).toBe(false);
   });
 

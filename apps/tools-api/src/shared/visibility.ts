@@ -4,12 +4,17 @@
 //
 // Content: soft-deleted and expired rows (expires_at passed) exist for nobody. The owner (same session or
 // same account) and staff (admin, support) see the rest; anyone else sees it while it is public and its
-// link is alive (an expiring link stops at share_expires_at). How the item is reached adds two exceptions,
-// both pinned by tests:
-//   'link'      GET /api/{tool}/{shareCode} and the public pages: the code itself opens an unlisted (not
-//               public) item, unless an expiring link has run out ("unlisted, not secret from holders").
-//   'sharePage' GET /api/{tool}/share/{shareCode}: the link's own rules bind everyone, owner included: an
-//               expired link is gone, and a private link opens for its owner and staff only.
+// link is alive (an expiring link stops at share_expires_at).
+// Private (share_type 'private', spec 002 share types) means private on every path: only the owner and
+// staff see it, whether it is asked for by id, by share code, through the share API, a public or embed
+// page, an export or a list. Nothing about a private item differs for a stranger from an item that does
+// not exist (404 CONTENT_NOT_FOUND).
+// Unlisted (share_type 'public' or a live 'expiring' link, is_public false: what generation makes unless
+// asked for a public item) is the one exception, by how the item is reached, pinned by tests:
+//   'link'      GET /api/{tool}/{shareCode}, the public pages and GET /api/{tool}/share/{shareCode}: the
+//               code itself opens an unlisted item ("unlisted, not secret from holders").
+//   'sharePage' GET /api/{tool}/share/{shareCode}: as 'link', and the link's own rules bind everyone,
+//               owner included: an expired link is gone.
 // Lists (browse, search, collections) show listed items (public, live link) plus the caller's own; staff
 // get no one else's private items in a list.
 //
@@ -72,7 +77,9 @@ export const shareLinkAlive = (row: Pick<VisibleContent, 'share_type' | 'share_e
 export function canSee(row: VisibleContent, caller: Viewer | null, via: AccessPath = 'direct', now = new Date()): boolean {
   if (!contentAlive(row, now)) return false;
   const manager = managesContent(row, caller);
-  if (via === 'sharePage') return shareLinkAlive(row, now) && (manager || (row.is_public && row.share_type !== 'private'));
+  // Private whatever the path: a share code is no key to it.
+  if (row.share_type === 'private') return manager;
+  if (via === 'sharePage') return shareLinkAlive(row, now);
   if (manager) return true;
   if (!shareLinkAlive(row, now)) return false;
   return row.is_public || via === 'link';
@@ -87,7 +94,10 @@ export const canSeeResponse = (row: VisibleResponse, caller: Viewer | null): boo
 /** Content that exists for anyone: not soft-deleted, not expired. */
 export const liveContentSql = (sql: Sql, t: Fragment) => sql`${t}.deleted_at is null and (${t}.expires_at is null or ${t}.expires_at > now())`;
 
-/** Content anyone may find in a list: public, and not behind an expired link. */
+/**
+ * Content anyone may find in a list: public, and not behind an expired link. (is_public is false on every
+ * private row: the share, deck and admin writers set both columns together.)
+ */
 export const listedContentSql = (sql: Sql, t: Fragment) => sql`(${t}.is_public and (${t}.share_type <> 'expiring' or ${t}.share_expires_at > now()))`;
 
 /** The caller's own rows (by session or account), or null when the caller has neither. */

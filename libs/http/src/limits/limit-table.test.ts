@@ -20,6 +20,10 @@ it.each([
   ['core.magic-link.email', { max: 5, window: 'hour', key: 'email', store: 'postgres' }],
   // issue 18: social sign-in
   ['core.oauth', { max: 30, window: 'minute', key: 'ip', store: 'window' }],
+  // CONTRACTS §9: gifts, per account
+  ['core.gifts.purchase', { max: 10, window: 'hour', key: 'caller', store: 'window' }],
+  ['core.gifts.retry', { max: 10, window: 'hour', key: 'caller', store: 'window' }],
+  ['core.gifts.redeem', { max: 10, window: 'hour', key: 'caller', store: 'window' }],
   // spec 001
   ['email.admin', { max: 100, window: 'minute', key: 'caller', store: 'window' }],
   ['email.user', { max: 60, window: 'minute', key: 'caller', store: 'window' }],

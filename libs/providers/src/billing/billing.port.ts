@@ -38,6 +38,9 @@ export interface RefundResult {
   status: 'refunded' | 'pending';
 }
 
+/** What the processor says became of a payment; only 'paid' is money received. */
+export type PaymentStatus = 'paid' | 'open' | 'refunded' | 'failed' | 'unknown';
+
 export interface Billing {
   /** Which adapter serves billing, for /health. */
   readonly provider: string;
@@ -45,4 +48,9 @@ export interface Billing {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** Give a payment's money back (a cancelled gift). */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /**
+   * Ask the processor for a payment's state now (a gift upgrades its redeemer only when this says 'paid'):
+   * a reference it does not know is 'unknown', never an error.
+   */
+  paymentStatus(paymentReference: string): Promise<PaymentStatus>;
 }

@@ -22,6 +22,7 @@ import {
   type TextStyle,
 } from '@story/pdf';
 import type { AccessPolicy } from '../access/access.policy';
+import { createFamilyDownloadGate } from '../access/family-download';
 import { contentBlocks } from '../stories/story-content';
 import { FONT_FAMILIES, headerFooterOf, typographyOf, typographySchema, type StandardFamily, type Typography } from '../stories/story-layout';
 import type { TemplatesService } from '../templates/templates.service';
@@ -80,6 +81,7 @@ export interface BookExportDeps {
 
 export function createBookExportService({ sql, access, storage, templates, log, queueRender, wakeRunner }: BookExportDeps) {
   const repo = createBookExportRepository(sql);
+  const downloads = createFamilyDownloadGate({ sql });
 
   async function bookOwner(bookId: string): Promise<{ userId: string; chapters: number; title: string; trimSize: string }> {
     const book = await repo.bookSummary(bookId);
@@ -249,10 +251,12 @@ export function createBookExportService({ sql, access, storage, templates, log, 
       return toView(await loadJob(bookId, jobId));
     },
 
-    /** The finished PDF, streamed from storage. */
+    /** The finished PDF, streamed from storage: a download, so family members need the switch on (spec 000). */
     async download(callerId: string, bookId: string, jobId: string): Promise<{ object: StoredObject; fileName: string }> {
       const book = await bookOwner(bookId);
       await access.require(callerId, book.userId, 'view_stories', 'Book');
+      // Before the job is looked up: the refusal is the same whether or not that export exists.
+      await downloads.require(callerId, book.userId);
       const job = await loadJob(bookId, jobId);
       if (job.status !== 'completed' || !job.storage_key) throw new AppError('conflict', `This export is ${job.status}, not ready to download`);
       const object = await storage.get(job.storage_key);

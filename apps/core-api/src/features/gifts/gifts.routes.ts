@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf, refuseImpersonation, requireRole } from '@story/auth';
-import { coreErrorSchema, errorResponses } from '@story/http';
+import { coreErrorSchema, errorResponses, type RateLimitHandle } from '@story/http';
 import { adminGiftSchema, adminListQuery, dismissBody, giftErrorSchema, giftIdBody, giftSchema, idQuery, purchaseBody, redeemBody } from './gifts.schemas';
 import type { GiftsService } from './gifts.service';
 
@@ -12,13 +12,14 @@ const tags = ['gifts'];
 const adminOnly = requireRole(['admin']);
 
 export const giftsRoutes =
-  ({ gifts }: { gifts: GiftsService }): FastifyPluginAsyncZod =>
+  ({ gifts, rateLimit }: { gifts: GiftsService; rateLimit: RateLimitHandle }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/gifts/purchase',
       {
         // Money moves: never on an impersonation token (CONTRACTS §7).
         onRequest: refuseImpersonation('Buying a gift'),
+        config: { rateLimit: rateLimit.route('core.gifts.purchase') },
         schema: {
           operationId: 'purchaseGift',
           summary: 'Buy a gift subscription: paid through the billing provider, its redemption code emailed to the recipient',
@@ -35,6 +36,7 @@ export const giftsRoutes =
       '/api/gifts/redeem',
       {
         onRequest: refuseImpersonation('Redeeming a gift'),
+        config: { rateLimit: rateLimit.route('core.gifts.redeem') },
         schema: {
           operationId: 'redeemGift',
           summary: "Redeem a gift code once, within its validity: upgrades the caller's plan for the gift's term",
@@ -96,6 +98,7 @@ export const giftsRoutes =
     app.post(
       '/api/gifts/retry',
       {
+        config: { rateLimit: rateLimit.route('core.gifts.retry') },
         schema: {
           operationId: 'retryGiftDelivery',
           summary: 'Email a gift whose delivery failed again, with a new code (the old one stops working)',

@@ -21,7 +21,7 @@ export interface PurchaseInput {
 
 export interface GiftsDeps {
   db: Database;
-  billing: Pick<Billing, 'charge' | 'refund'>;
+  billing: Pick<Billing, 'charge' | 'refund' | 'paymentStatus'>;
   /** The web application, for the redeem link in the email. */
   appUrl: string;
 }
@@ -113,6 +113,12 @@ export function createGiftsService({ db, billing, appUrl }: GiftsDeps) {
         if (gift.status === 'redeemed') throw codeError('conflict', 'Invalid code: this gift code has already been redeemed');
         const status = effectiveStatus(gift);
         if (status === 'expired') throw codeError('gone', `Invalid code: this gift code expired on ${gift.expiresAt?.toISOString().slice(0, 10) ?? 'its last valid day'}`);
+        // CONTRACTS §9: a gift upgrades nobody unless the payment processor confirms its payment now (an open,
+        // failed or refunded charge, or a reference the configured processor does not know, changes nothing).
+        const payment = gift.paymentReference ? await billing.paymentStatus(gift.paymentReference).catch(() => 'unknown' as const) : 'unknown';
+        if (payment !== 'paid') {
+          throw codeError('conflict', "Invalid code: this gift's payment has not been confirmed by the payment processor, so it cannot be redeemed; the code stays unused");
+        }
         const profile = await repo.lockProfile(userId, tx);
         if (!profile) throw notFound('Profile');
         const plan = planOf(gift.planId);

@@ -2,13 +2,13 @@
 // always; an active member of a family group the storyteller belongs to may see always and download only
 // while profiles.memories_family_download is true; anyone else gets 404. Read on every request (never
 // cached), so turning the switch off stops the next download at once, also of an archive opened before.
-import { AppError, notFound } from '@story/http';
+import { notFound } from '@story/http';
 import type { AccessPolicy } from '../access/access.policy';
+import { FAMILY_DOWNLOAD_OFF, familyDownloadOff } from '../access/family-download';
 import type { MemoriesRepository } from './memories.repository';
 
-/** The plain-sentence refusal of spec 000 Errors 3. */
-export const FAMILY_DOWNLOAD_OFF =
-  'Downloads for family members are turned off for these memories. You can still play and open every memory.';
+/** The plain-sentence refusal of spec 000 Errors 3 (one sentence for every download route). */
+export { FAMILY_DOWNLOAD_OFF };
 
 export interface Viewing {
   storyteller: { id: string; name: string; timezone: string; familyDownload: boolean };
@@ -30,7 +30,7 @@ export function createMemoriesAccess({ access, repo }: { access: Pick<AccessPoli
 
     /** 403 with the plain sentence when a family member asks to download while the switch is off. */
     requireDownload(viewing: Viewing): void {
-      if (!viewing.canDownload) throw new AppError('forbidden', FAMILY_DOWNLOAD_OFF);
+      if (!viewing.canDownload) throw familyDownloadOff();
     },
 
     /** The chooser: every storyteller the viewer may see, the viewer first. */

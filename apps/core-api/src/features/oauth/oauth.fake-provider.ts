@@ -26,6 +26,8 @@ export interface IdTokenOverrides {
 export interface Consent {
   code: string;
   state: string;
+  /** RFC 9207: the issuer the authorization response names (sent back only when the test passes it on). */
+  iss: string;
   params: URLSearchParams;
 }
 
@@ -80,6 +82,8 @@ export async function startFakeProvider(options: {
   appleSecret?: { publicKey: KeyLike; teamId: string; keyId: string };
   /** Facebook: the profile /me answers. */
   profile?: { id: string; name?: string; email?: string };
+  /** OIDC: advertise authorization_response_iss_parameter_supported (RFC 9207), as standards-following providers do. */
+  issParameter?: boolean;
 }): Promise<FakeProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const foreign = await generateKeyPair('RS256', { extractable: true });
@@ -166,6 +170,7 @@ export async function startFakeProvider(options: {
           scopes_supported: ['openid', 'email', 'profile', 'name'],
           token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
           code_challenge_methods_supported: ['S256'],
+          ...(options.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
         });
       }
       if (options.kind === 'oidc' && req.method === 'GET' && path === '/jwks') return json(res, 200, { keys: [publicJwk] });
@@ -197,7 +202,7 @@ export async function startFakeProvider(options: {
         nonce: params.get('nonce'),
         overrides,
       });
-      return { code, state: params.get('state') ?? '', params };
+      return { code, state: params.get('state') ?? '', iss: url, params };
     },
     close: () =>
       new Promise<void>((resolve) => {

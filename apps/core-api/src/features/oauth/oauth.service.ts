@@ -49,6 +49,12 @@ export interface CallbackInput {
   state?: string;
   code?: string;
   error?: string;
+  /**
+   * RFC 9207: the issuer of the authorization response. Passed to openid-client, which refuses one that is
+   * not the configured issuer, and a missing one when the issuer advertises
+   * authorization_response_iss_parameter_supported (the mix-up defence).
+   */
+  iss?: string;
   /** Apple sends the name as a JSON `user` field on the first sign-in only. */
   user?: string;
 }
@@ -74,19 +80,19 @@ export function createOAuthService({ db, roles, appUrl, openSession, providers, 
     try {
       return await provider.client();
     } catch (err) {
-      onFailure?.({ provider: provider.name, reason: err instanceof Error ? err.message : 'discovery failed' });
+      onFailure?.({ provider: provider.name, reason: failureReason(err, 'discovery failed') });
       throw new AppError('bad_gateway', 'Bad gateway', { details: `${PROVIDER_LABEL[provider.name]} could not be reached. Please try again later.` });
     }
   }
 
   const refused = (provider: ProviderClient, err: unknown): AppError => {
-    onFailure?.({ provider: provider.name, reason: err instanceof Error ? err.message : 'sign-in failed' });
+    onFailure?.({ provider: provider.name, reason: failureReason(err) });
     return new AppError('unauthorized', 'Unauthorized', { details: `The sign-in with ${PROVIDER_LABEL[provider.name]} could not be verified. Please start again.` });
   };
 
   /** Exchange the code and read who it is: the ID token's claims (checked by the library) or Facebook's profile. */
   async function identify(provider: ProviderClient, client: BaseClient, input: CallbackInput, state: string, checks: { nonce: string | null; codeVerifier: string }): Promise<ProviderIdentity> {
-    const params: CallbackParamsType = { code: input.code, state, ...(input.error ? { error: input.error } : {}) };
+    const params: CallbackParamsType = { code: input.code, state, ...(input.error ? { error: input.error } : {}), ...(input.iss !== undefined ? { iss: input.iss } : {}) };
     try {
       if (provider.oidc) {
         const tokenSet = await client.callback(provider.redirectUri, params, {
@@ -96,11 +102,18 @@ export function createOAuthService({ db, roles, appUrl, openSession, providers, 
           response_type: 'code',
         });
         const claims = tokenSet.claims();
+        // The email comes from the ID token, or, when the provider keeps it out of the ID token (an OpenID
+        // provider releases scope claims at UserInfo when it also issues an access token), from UserInfo:
+        // openid-client checks that UserInfo's sub is the ID token's. Its email_verified goes with it.
+        let source: { email?: unknown; email_verified?: unknown; name?: unknown } = claims;
+        if (typeof claims.email !== 'string' && tokenSet.access_token && client.issuer.metadata.userinfo_endpoint) {
+          source = await client.userinfo(tokenSet);
+        }
         return {
           subject: claims.sub,
-          email: typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null,
-          emailVerified: truthy(claims.email_verified),
-          name: typeof claims.name === 'string' ? claims.name : appleName(input.user),
+          email: typeof source.email === 'string' ? source.email.trim().toLowerCase() : null,
+          emailVerified: typeof source.email === 'string' && truthy(source.email_verified),
+          name: typeof claims.name === 'string' ? claims.name : typeof source.name === 'string' ? source.name : appleName(input.user),
         };
       }
       const tokenSet = await client.oauthCallback(provider.redirectUri, params, { state, code_verifier: checks.codeVerifier, response_type: 'code' });
@@ -237,6 +250,17 @@ export function createOAuthService({ db, roles, appUrl, openSession, providers, 
       throw new AppError('validation', 'Bad request', { field: 'code', details: 'Unknown sign-in code.' });
     },
   };
+}
+
+/**
+ * The library's reason for a refusal, fit for a log line: openid-client writes what it expected and what it
+ * got ("nonce mismatch, expected <nonce>, got: <nonce>", the same for state), so everything from
+ * "expected" on is cut, and the rest is kept short.
+ */
+export function failureReason(err: unknown, fallback = 'sign-in failed'): string {
+  if (!(err instanceof Error) || !err.message) return fallback;
+  const [before = ''] = err.message.split(/,?\s*\b(?:expected|got)\b/i);
+  return before.trim().slice(0, 160) || fallback;
 }
 
 /** Apple's `user` form field: {"name": {"firstName", "lastName"}} on the first sign-in. */

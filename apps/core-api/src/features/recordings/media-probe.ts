@@ -3,6 +3,7 @@
 // (the builds shipped in npm, or FFPROBE_PATH/FFMPEG_PATH: @story/providers media-binaries) reading a file on
 // disk (MP4 and M4A keep their index at the end, which a pipe cannot seek to).
 import FileType from 'file-type';
+import { isMediaType } from '@story/http';
 import { ffmpegPath, ffprobePath, sharedProcessSpawner } from '@story/providers';
 
 export type MediaKind = 'audio' | 'video';
@@ -32,6 +33,8 @@ export async function detectMedia(head: Buffer, declared?: string): Promise<Dete
   const found = await FileType.fromBuffer(head);
   if (!found) return null;
   const ext = found.ext as string;
+  // Only a well-formed declared type is ever kept as the stored Content-Type; anything else is ignored.
+  if (declared !== undefined && !isMediaType(declared.trim())) declared = undefined;
   const declaredBare = bare(declared);
   const canBeVideo = VIDEO_CONTAINERS.has(ext) || found.mime.startsWith('video/');
   if (canBeVideo && (declaredBare.startsWith('video/') || (!declaredBare.startsWith('audio/') && found.mime.startsWith('video/') && ext !== 'webm' && ext !== 'ogg'))) {

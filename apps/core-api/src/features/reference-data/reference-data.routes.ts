@@ -1,5 +1,5 @@
 // GET /api/reference-data/[collection] (spec 000 misc; CONTRACTS §9: a list, unknown collection 404),
-// authenticated scope. The lists are fixed, so clients may cache them (Cache-Control).
+// authenticated scope. Like every authenticated JSON answer it is sent with Cache-Control: no-store (libs/http security.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { coreErrorSchema, errorResponses, notFound } from '@story/http';
@@ -21,10 +21,9 @@ export const referenceDataRoutes = (): FastifyPluginAsyncZod => async (app) => {
         response: { 200: z.array(item), ...errorResponses(coreErrorSchema, [400, 401, 404, 429] as const) },
       },
     },
-    async (req, reply) => {
+    async (req) => {
       const { collection } = req.params;
       if (!isCollection(collection)) throw notFound('Reference collection', { details: `collections: ${REFERENCE_COLLECTION_NAMES.join(', ')}` });
-      reply.header('Cache-Control', 'private, max-age=3600');
       return REFERENCE_COLLECTIONS[collection];
     },
   );

@@ -5,8 +5,9 @@
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import type { Sql } from 'postgres';
-import { AppError, badRequest, conflict } from '@story/http';
+import { AppError, badRequest, conflict, isMediaType } from '@story/http';
 import { isStorageNotConfigured, newObjectKey, type ObjectStorage } from '@story/providers';
+import { detectMedia, SNIFF_BYTES, type DetectedMedia } from '../recordings/media-probe';
 import { createRecordingsRepository } from '../recordings/recordings.repository';
 import { assertVoiceLength, fileTooLargeMessage, type RecordingsService } from '../recordings/recordings.service';
 import type { TicketSigner } from './upload-ticket';
@@ -23,6 +24,8 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 const bareType = (t: string) => t.split(';')[0]!.trim().toLowerCase();
+const VIDEO_TYPE = /^video\/[a-z0-9][a-z0-9.+-]*$/;
+const NOT_MEDIA = 'The uploaded file is not audio or video (webm, mp3, wav, m4a, ogg or video)';
 
 export interface PresignInput {
   fileName: string;
@@ -52,18 +55,34 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
     return `recordings/${userId}/`;
   }
 
+  /** The stored object's first bytes judged like a multipart upload's (null: not audio or video). */
+  async function sniffStored(key: string, declared: string): Promise<DetectedMedia | null> {
+    let object;
+    try {
+      object = await storage.get(key, { start: 0, end: SNIFF_BYTES - 1 });
+    } catch (err) {
+      throw new AppError('bad_gateway', 'Storage could not be read for the upload', { cause: err });
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.body) chunks.push(chunk as Buffer);
+    return detectMedia(Buffer.concat(chunks).subarray(0, SNIFF_BYTES), declared);
+  }
+
   return {
     async presign(userId: string, input: PresignInput) {
-      const type = bareType(input.contentType);
-      const ext = EXTENSIONS[type] ?? (type.startsWith('video/') ? 'bin' : undefined);
-      if (!ext) throw badRequest('contentType must be an audio (webm, mp3, wav, m4a, ogg) or video type', { field: 'contentType' });
+      // One well-formed media type (RFC 9110 §8.3.1: no line break or other control character, which would
+      // later make every read of the recording fail), of an audio container we take or video.
+      const contentType = input.contentType.trim();
+      const type = bareType(contentType);
+      const ext = isMediaType(contentType) ? (EXTENSIONS[type] ?? (VIDEO_TYPE.test(type) ? 'bin' : undefined)) : undefined;
+      if (!ext) throw badRequest('contentType must be one audio (webm, mp3, wav, m4a, ogg) or video media type, such as audio/webm;codecs=opus', { field: 'contentType' });
       if (input.size > maxBytes) throw tooLarge();
       await recordings.assertOwnCampaign(userId, input.campaignId);
       const key = newObjectKey(`recordings/${userId}`, ext);
       const exp = Math.floor(Date.now() / 1000) + TICKET_TTL_SECONDS;
-      const ticket = tickets.sign({ key, size: input.size, contentType: input.contentType, userId, exp, ...(input.campaignId ? { campaignId: input.campaignId } : {}) });
+      const ticket = tickets.sign({ key, size: input.size, contentType, userId, exp, ...(input.campaignId ? { campaignId: input.campaignId } : {}) });
       try {
-        const signed = await storage.presignUpload(key, { contentType: input.contentType, contentLength: input.size, expiresInSeconds: TICKET_TTL_SECONDS });
+        const signed = await storage.presignUpload(key, { contentType, contentLength: input.size, expiresInSeconds: TICKET_TTL_SECONDS });
         // Written before the URL is handed out: bytes under this key that are never registered are swept
         // once the ticket expires (upload-sweep.ts).
         await pendingUploads.record({ key, userId, sizeBytes: input.size, expiresAt: new Date(exp * 1000) });
@@ -145,13 +164,20 @@ export function createUploadsService(deps: { sql: Sql; storage: ObjectStorage; t
           extra: { code: 'size_mismatch', expected: ticket.size, actual: head.size },
         });
       }
+      // The bytes decide, as on the multipart route: what is stored must be audio or video, and its type is
+      // the declared one only where the bytes agree. Anything else is deleted and no row is written.
+      const media = await sniffStored(input.key, ticket.contentType);
+      if (!media) {
+        await storage.delete(input.key).catch(() => undefined);
+        throw badRequest(`${NOT_MEDIA}: it was deleted and no recording was written`, { field: 'key' });
+      }
       await recordings.assertVoiceMinutes(userId, input.duration);
-      const type = bareType(ticket.contentType);
-      const mediaType = input.mediaType ?? (type.startsWith('video/') ? 'video' : 'audio');
+      // A video container may hold a voice recording (declared audio); audio bytes are never video.
+      const mediaType = input.mediaType === 'audio' ? 'audio' : media.mediaType;
       const row = await recordings.insertStored(
         userId,
         { title: input.title, campaignId, duration: input.duration, transcript: input.transcript },
-        { key: input.key, mimeType: ticket.contentType, mediaType, size: head.size },
+        { key: input.key, mimeType: media.mimeType, mediaType, size: head.size },
       );
       // The row points at the object now; were this delete lost, the sweep still keeps an object a row names.
       await pendingUploads.forget(input.key);

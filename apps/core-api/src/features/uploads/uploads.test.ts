@@ -109,6 +109,69 @@ describe('direct uploads', () => {
     expect(theirs.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'POST', url: '/api/uploads/presign', payload: { fileName: 'a.wav', contentType: 'audio/wav', size: 10 } })).statusCode).toBe(401);
   });
+
+  it.each([
+    'video/mp4\nX-Injected: 1',
+    'video/mp4\r\nX-Injected: 1',
+    'audio/mpeg\u007f',
+    'audio/mpeg\u0000',
+    'audio/webm; codecs="opus\n"',
+    'video/mp4, audio/mpeg',
+    'video/',
+    'video/mp4 x',
+    'audio/x-unknown',
+  ])('presign refuses %j: 400 naming contentType, no ticket', async (contentType) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a.mp4', contentType, size: 100 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.stringMatching(/contentType/) });
+  });
+
+  it('presign takes a clean type with parameters, trimmed', async () => {
+    for (const contentType of ['audio/webm;codecs=opus', ' video/mp4 ', 'video/quicktime', 'audio/ogg; codecs="opus"']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/uploads/presign', headers: user.headers, payload: { fileName: 'a', contentType, size: 100 } });
+      expect([contentType, res.statusCode]).toEqual([contentType, 200]);
+    }
+  });
+
+  it('register judges the stored bytes as the multipart route does: not audio or video is 400 naming key, deleted, no row', async () => {
+    const p = await presign(20_000, 'video/mp4');
+    const notMedia = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(20_000 - 9, 32)]);
+    expect((await put(p, notMedia)).statusCode).toBe(200);
+    const before = await rows();
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/not audio or video/);
+    expect(await rows()).toBe(before);
+    // The object went with the refusal: registering again finds nothing.
+    const again = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket } });
+    expect(again.json().code).toBe('upload_missing');
+  });
+
+  it('register stores the type the bytes show (declared video, WAV bytes: audio/wav, audio)', async () => {
+    const p = await presign(bytes.length, 'video/mp4');
+    await put(p, bytes);
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket } });
+    expect(res.statusCode).toBe(201);
+    const [row] = await t.database.sql`select mime_type, media_type from recordings where id = ${res.json().recording.id}`;
+    expect(row).toEqual({ mime_type: 'audio/wav', media_type: 'audio' });
+    const audio = await t.app.inject({ method: 'GET', url: `/api/recordings/${res.json().recording.id}/audio`, headers: user.headers });
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/wav');
+  });
+
+  it('a stored type that is not a valid header value is served as application/octet-stream, never a 500', async () => {
+    const p = await presign();
+    await put(p, bytes);
+    const reg = await t.app.inject({ method: 'POST', url: '/api/uploads/register', headers: user.headers, payload: { key: p.key, ticket: p.ticket } });
+    // A row written before the type was checked.
+    await t.database.sql`update recordings set mime_type = ${'video/mp4\nX-Injected: 1'} where id = ${reg.json().recording.id}`;
+    for (const url of [`/api/recordings/${reg.json().recording.id}/audio`, `/api/audio/${reg.json().recording.id}`]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: user.headers });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['x-injected']).toBeUndefined();
+    }
+  });
 });
 
 // Spec 000 Limits: a stored file is at most 50 MB (MAX_STORED_FILE_BYTES), voice at most 30 minutes.

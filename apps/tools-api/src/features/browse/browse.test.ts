@@ -87,7 +87,7 @@ describe('browse', () => {
 });
 
 describe('get one', () => {
-  it('shows a private item to its session and account, 404 to others by id, and to link holders by share code', async () => {
+  it('shows an unlisted (just generated) item to its session and account, 404 to others by id, and to link holders by share code', async () => {
     const user = await sessionFor(t);
     const sessionId = newSessionId();
     const { data } = await generate(t, 'plot-twists', { genre: 'noir' }, { sessionId, headers: user.headers });

@@ -138,7 +138,9 @@ export function createGenerateService(deps: { db: Database; sql: postgres.Sql; l
             expiresAt,
             title: produced.content.title.slice(0, 300),
             category: def.category(options),
-            shareType: opts.isPublic ? 'public' : 'private',
+            // Not asked to be public: unlisted (its link opens it, no list shows it), never private, so the
+            // share code and page spec 002 gives every item work; the owner makes it private by sharing it so.
+            shareType: 'public',
           },
           {
             eventData: { model: produced.model, origin: opts.origin ?? 'visitor', generationTimeMs: produced.generationTimeMs },

@@ -1,4 +1,4 @@
-// Public pages: SEO metadata, JSON-LD, noindex for private items, escaping of every user string, the
+// Public pages: SEO metadata, JSON-LD, noindex for unlisted items, escaping of every user string, the
 // embeddable variant's framing headers, the CSS page-flip viewer, and 404 pages.
 import { TOOL_ROUTES } from '@story/db';
 import { buildTestApp, generate, type TestContext } from '../../test/helper';
@@ -12,7 +12,7 @@ afterAll(async () => t.close());
 const page = (url: string) => t.app.inject({ method: 'GET', url });
 const hostile = '<script>alert("x")</script> & "quotes"';
 
-it('renders an item page with SEO metadata, escaped user text and noindex while private', async () => {
+it('renders an item page with SEO metadata, escaped user text and noindex while unlisted', async () => {
   const { data } = await generate(t, 'book-blurb', { bookTitle: hostile, protagonist: '<img src=x onerror=alert(1)>' });
   const res = await page(`/book-blurb/${data.shareCode}/`);
   expect(res.statusCode).toBe(200);

@@ -10,7 +10,7 @@ import { fromBuffer } from 'file-type';
 import type { ToolRoute } from '@story/db';
 import { assertStorableFields, multipartBody, parseRangeHeader, rangedMedia, routeMedia, sendStoredObject } from '@story/http';
 import type { ObjectStorage } from '@story/providers';
-import { requireToolsSession, toolsCallerOf, type ToolsSessionDeps } from '../../shared/caller';
+import { optionalToolsSession, requireToolsSession, toolsCallerOf, type ToolsSessionDeps } from '../../shared/caller';
 import { envelopeSchema, okEnvelope, toolsErrors } from '../../shared/envelope';
 import { toolsError } from '../../shared/errors';
 import type { BrowseService } from '../browse/browse.service';
@@ -54,6 +54,7 @@ export const uploadsRoutes =
   async (app) => {
     await app.register(multipart, { throwFileSizeLimit: true });
     const session = requireToolsSession(deps);
+    const optionalSession = optionalToolsSession(deps);
     const service = createUploadsService(deps);
     const maxUpload = Math.max(deps.maxPdfBytes, deps.maxImageBytes);
 
@@ -135,6 +136,8 @@ export const uploadsRoutes =
     app.get(
       '/api/:tool/:shareCode/pdf',
       {
+        // The session is optional (a viewer's frame sends none); it only opens the caller's own private flipbook.
+        onRequest: optionalSession,
         schema: {
           operationId: 'getFlipbookPdf',
           summary: 'The PDF of a flipbook, range-capable, framable by this site’s viewer',
@@ -145,13 +148,14 @@ export const uploadsRoutes =
         },
       },
       async (req, reply) => {
-        const key = await service.flipbookPdfKey(req.params.shareCode);
+        const { key, listed } = await service.flipbookPdfKey(req.params.shareCode, toolsCallerOf(req));
         const object = await service.openFlipbookPdf(key, parseRangeHeader(req.headers.range));
         // The viewer on this site frames the PDF; other sites cannot.
         reply.header('X-Frame-Options', 'SAMEORIGIN');
         reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
         reply.header('Content-Disposition', 'inline; filename="flipbook.pdf"');
-        return sendStoredObject(reply, object, { contentType: 'application/pdf', cacheControl: 'public, max-age=300' });
+        // Only a listed flipbook may sit in a shared cache; an unlisted or private one is no one else's to keep.
+        return sendStoredObject(reply, object, { contentType: 'application/pdf', cacheControl: listed ? 'public, max-age=300' : 'private, no-store' });
       },
     );
   };

@@ -118,13 +118,17 @@ export function createUploadsService(deps: { generate: GenerateService; browse: 
       }
     },
 
-    /** The storage key of a flipbook's PDF reached by its share code (the 'link' path of shared/visibility.ts, as an anonymous reader). */
-    async flipbookPdfKey(shareCode: string): Promise<string> {
+    /**
+     * The storage key of a flipbook's PDF reached by its share code (the 'link' path of shared/visibility.ts):
+     * a private flipbook's PDF only for its owner (X-Session-ID, ?sessionId or Bearer) and staff. `listed`
+     * says whether a shared cache may keep it.
+     */
+    async flipbookPdfKey(shareCode: string, caller: ToolsCaller | null): Promise<{ key: string; listed: boolean }> {
       const row = await deps.browse.find('flipbook', shareCode);
-      if (!row || shareCode !== row.share_code || !canSee(row, null, 'link')) throw toolsError.notFound('Flipbook');
+      if (!row || shareCode !== row.share_code || !canSee(row, caller, 'link')) throw toolsError.notFound('Flipbook');
       const key = row.metadata['pdfKey'];
       if (typeof key !== 'string') throw toolsError.notFound('Flipbook PDF');
-      return key;
+      return { key, listed: row.is_public && row.share_type !== 'private' };
     },
 
     /** The stored PDF (or the asked range of it); a range past its end is 416 with the real size. */
