@@ -1,6 +1,7 @@
 // core-api: shared plumbing first, then each feature registered explicitly with its prefix.
 // Public routes sit at the root scope; authenticated ones in a scope that adds the auth hook.
 import { createAuthService } from './features/auth/auth.service';
+import { acceptKeptInvitations } from './features/invitation-signup/accept-on-verification';
 import { authRoutes } from './features/auth/auth.routes';
 import { createIdentities } from './features/auth/identities';
 import { identitiesRoutes } from './features/auth/identities.routes';
@@ -108,6 +109,7 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     // The address masked (r***@example.test): enough to spot an attack on one account, no personal data.
     onLockout: (email) => app.log.warn({ email: maskEmail(email) }, 'sign-in locked after repeated failures'),
     limitScale: config.rateLimit.scale,
+    onVerifiedBySession: acceptKeptInvitations(db),
   });
   await app.register(
     authRoutes({ auth, rateLimit, requireAuth: authHook, optionalAuth: optionalAuth({ tokens, sessions }), refuseImpersonationBearer: noImpersonation }),

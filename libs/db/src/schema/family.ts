@@ -90,6 +90,12 @@ export const familyInvitations = pgTable(
     status: text('status').$type<InvitationStatus>().notNull().default('pending'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     acceptedBy: uuid('accepted_by').references(() => accounts.id, { onDelete: 'set null' }),
+    /**
+     * An account made by signup-with-invitation for the invited address: the invitation is accepted for it
+     * when that account first verifies the address through one of its own sessions (CONTRACTS §7: accepting
+     * needs a verified address). Cleared when a verification ends the account's earlier ways in instead.
+     */
+    acceptOnVerifyBy: uuid('accept_on_verify_by').references(() => accounts.id, { onDelete: 'set null' }),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     /** When it was rejected, cancelled or expired. */
     closedAt: timestamp('closed_at', { withTimezone: true }),

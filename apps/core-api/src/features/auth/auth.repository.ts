@@ -7,6 +7,7 @@ import {
   authIdentities,
   authRefreshTokens,
   authSessions,
+  familyInvitations,
   oauthExchangeCodes,
   one,
   profiles,
@@ -101,8 +102,8 @@ export function createAuthRepository(db: Database) {
      * The first proof of the mailbox of an account made unverified (CONTRACTS §7, defence against
      * pre-account hijacking): whoever made the account before it may not be the address's owner, so every
      * way in they could hold goes, in the caller's transaction: the password, every open session (and with
-     * it every refresh token), every linked social identity, and the one-time codes of social sign-ins not
-     * yet exchanged. The session the verification itself opens comes after this and stays.
+     * it every refresh token), every linked social identity, the one-time codes of social sign-ins not yet
+     * exchanged, and the invitations kept for it by signup-with-invitation. The session the verification itself opens comes after this and stays.
      */
     async dropPreVerificationAccess(userId: string, reason: string, tx: DbOrTx = db): Promise<{ sessionsEnded: number; identitiesUnlinked: number }> {
       const now = new Date();
@@ -113,6 +114,8 @@ export function createAuthRepository(db: Database) {
         .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)))
         .returning({ id: authSessions.id });
       const identities = await tx.delete(authIdentities).where(eq(authIdentities.userId, userId)).returning({ id: authIdentities.id });
+      // An invitation kept for this account at signup-with-invitation was claimed by whoever signed up.
+      await tx.update(familyInvitations).set({ acceptOnVerifyBy: null }).where(eq(familyInvitations.acceptOnVerifyBy, userId));
       await tx
         .update(oauthExchangeCodes)
         .set({ usedAt: now })

@@ -28,6 +28,8 @@ export interface AuthServiceDeps {
   onLockout?: (email: string) => void;
   /** RATE_LIMIT_SCALE, for the limits this service counts itself (magic links per email). */
   limitScale?: number;
+  /** email-verification's hook: a first verification by one of the account's own sessions (its transaction). */
+  onVerifiedBySession?: (userId: string, tx: DbOrTx) => Promise<unknown>;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -38,9 +40,9 @@ export const ipPrefix = (ip: string | undefined): string | null => ipWithoutLast
 
 const unauthorized = (details?: string) => new AppError('unauthorized', 'Unauthorized', details ? { details } : {});
 
-export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLockout, limitScale }: AuthServiceDeps) {
+export function createAuthService({ db, tokens, roles, appUrl, sessionDays, onLockout, limitScale, onVerifiedBySession }: AuthServiceDeps) {
   const roleOf = (account: { email: string; emailVerified: boolean; grantedRole?: string | null }): AccountRole => roleForAccount(account, roles);
-  const verification = createEmailVerification({ db, appUrl, roleOf });
+  const verification = createEmailVerification({ db, appUrl, roleOf, onVerifiedBySession });
   const repo = createAuthRepository(db);
 
   async function issue(tx: DbOrTx, account: AccountView, sessionId: string): Promise<AuthResult> {

@@ -30,11 +30,16 @@ export interface EmailVerificationDeps {
   /** The web application: the link is `${appUrl}/verify-email?token=<token>`. */
   appUrl: string;
   roleOf: (account: { email: string; emailVerified: boolean; grantedRole?: string | null }) => AccountRole;
+  /**
+   * Runs in the transaction of a first verification presented by one of the account's own sessions, after the
+   * address is marked verified (the invitations kept at signup-with-invitation are accepted there).
+   */
+  onVerifiedBySession?: (userId: string, tx: DbOrTx) => Promise<unknown>;
 }
 
 const gone = (message: string) => new AppError('gone', message, { field: 'token' });
 
-export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificationDeps) {
+export function createEmailVerification({ db, appUrl, roleOf, onVerifiedBySession }: EmailVerificationDeps) {
   const repo = createEmailVerificationRepository(db);
   const authRepo = createAuthRepository(db);
 
@@ -76,8 +81,11 @@ export function createEmailVerification({ db, appUrl, roleOf }: EmailVerificatio
 
         const role = roleOf({ email: found.email, emailVerified: true, grantedRole: found.grantedRole });
         await repo.spendOpenTokens(found.userId, tx);
-        if (found.emailConfirmedAt === null && callerId !== found.userId) await authRepo.dropPreVerificationAccess(found.userId, 'email_verified', tx);
+        const first = found.emailConfirmedAt === null;
+        const bySession = callerId === found.userId;
+        if (first && !bySession) await authRepo.dropPreVerificationAccess(found.userId, 'email_verified', tx);
         await repo.markVerified(found.userId, found.emailConfirmedAt ?? new Date(), role, tx);
+        if (first && bySession) await onVerifiedBySession?.(found.userId, tx);
         return { user: toUser({ id: found.userId, email: found.email, role, emailVerified: true }) };
       });
     },

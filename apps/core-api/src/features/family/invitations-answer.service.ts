@@ -54,6 +54,22 @@ export function createInvitationAnswers({ db, invitations, groups, members }: In
     return { name: (await members.accountName(userId)) ?? 'A relative' };
   }
 
+  /** The membership an accepted invitation gives, the invitation closed, and the timeline told. */
+  async function join(row: InvitationRow, userId: string, tx: DbOrTx): Promise<{ id: string; role: string }> {
+    const member = await members.upsertActive({ groupId: row.familyGroupId, userId, role: row.role, relationship: row.relationship, email: row.email }, tx);
+    await invitations.markAccepted(row.id, userId, tx);
+    await recordEvent(tx, {
+      familyGroupId: row.familyGroupId,
+      actorId: userId,
+      eventType: 'member_joined',
+      subjectType: 'member',
+      subjectId: member.id,
+      title: `${(await members.accountName(userId, tx)) ?? 'A relative'} joined the family`,
+      data: { role: member.role },
+    });
+    return { id: member.id, role: member.role };
+  }
+
   return {
     /** Before sign-in: just enough to decide whether to sign up (no id, the address masked). */
     async preview(token: string) {
@@ -97,7 +113,7 @@ export function createInvitationAnswers({ db, invitations, groups, members }: In
 
     /**
      * Joins the caller to the family (re-joining reuses a removed membership) and records it on the timeline.
-     * Given `outer` (signup with an invitation), it runs inside that transaction.
+     * Given `outer`, it runs inside that transaction.
      */
     async accept(callerId: string, _callerEmail: string, token: string, outer?: DbOrTx) {
       return (outer ?? db).transaction(async (tx) => {
@@ -106,19 +122,40 @@ export function createInvitationAnswers({ db, invitations, groups, members }: In
         const row = await invitations.lockByTokenHash(hashInvitationToken(token), tx);
         if (!row) throw notFound('Invitation');
         assertAnswerable(row, callerEmail);
-        const member = await members.upsertActive({ groupId: row.familyGroupId, userId: callerId, role: row.role, relationship: row.relationship, email: row.email }, tx);
-        await invitations.markAccepted(row.id, callerId, tx);
-        await recordEvent(tx, {
-          familyGroupId: row.familyGroupId,
-          actorId: callerId,
-          eventType: 'member_joined',
-          subjectType: 'member',
-          subjectId: member.id,
-          title: `${(await members.accountName(callerId, tx)) ?? 'A relative'} joined the family`,
-          data: { role: member.role },
-        });
-        return { familyGroupId: row.familyGroupId, member: { id: member.id, role: member.role }, welcomeUrl: `/api/family/welcome/${token}` };
+        const member = await join(row, callerId, tx);
+        return { familyGroupId: row.familyGroupId, member, welcomeUrl: `/api/family/welcome/${token}` };
       });
+    },
+
+    /**
+     * signup-with-invitation: the new account's address is not verified yet, so the invitation cannot be
+     * accepted now; it is checked as accept checks it (404, 410, 409, 403 for another address) and kept for
+     * this account, which joins when it first verifies the address through one of its own sessions
+     * (`acceptReserved`). The invitation stays pending meanwhile: the invitee may still accept it directly.
+     */
+    async reserveForVerification(callerId: string, callerEmail: string, token: string, tx: DbOrTx) {
+      const row = await invitations.lockByTokenHash(hashInvitationToken(token), tx);
+      if (!row) throw notFound('Invitation');
+      assertAnswerable(row, callerEmail);
+      await invitations.reserveForVerification(row.id, callerId, tx);
+      return { id: row.id, familyGroupId: row.familyGroupId, role: row.role, status: 'awaiting_verification' as const, expiresAt: row.expiresAt.toISOString() };
+    },
+
+    /**
+     * The first verification of `userId`'s address, presented by one of its own sessions (auth
+     * email-verification): every invitation reserved for it at signup that is still pending, unexpired and
+     * addressed to the now verified address is accepted, in the verification's transaction.
+     */
+    async acceptReserved(userId: string, tx: DbOrTx): Promise<{ familyGroupId: string; memberId: string }[]> {
+      const address = await members.accountAddress(userId, tx);
+      if (!address?.verified) return [];
+      const joined: { familyGroupId: string; memberId: string }[] = [];
+      for (const row of await invitations.lockReservedFor(userId, tx)) {
+        if (effectiveStatus(row) !== 'pending' || normalizeEmail(address.email) !== row.email) continue;
+        const member = await join(row, userId, tx);
+        joined.push({ familyGroupId: row.familyGroupId, memberId: member.id });
+      }
+      return joined;
     },
 
     async reject(callerId: string, token: string): Promise<{ status: 'rejected' }> {

@@ -91,6 +91,20 @@ export function createInvitationsRepository(db: DbOrTx) {
     markCancelled: (id: string, tx: DbOrTx = db) => close(id, 'cancelled', tx),
     markRejected: (id: string, tx: DbOrTx = db) => close(id, 'rejected', tx),
 
+    /** Accept this invitation for `userId` once that account verifies the address (signup-with-invitation). */
+    async reserveForVerification(id: string, userId: string, tx: DbOrTx): Promise<void> {
+      await tx.update(familyInvitations).set({ acceptOnVerifyBy: userId, updatedAt: sql`now()` }).where(eq(familyInvitations.id, id));
+    },
+
+    /** The pending invitations reserved for `userId`, locked for the rest of `tx`. */
+    async lockReservedFor(userId: string, tx: DbOrTx): Promise<InvitationRow[]> {
+      return tx
+        .select()
+        .from(familyInvitations)
+        .where(and(eq(familyInvitations.acceptOnVerifyBy, userId), eq(familyInvitations.status, 'pending')))
+        .for('update');
+    },
+
     async markAccepted(id: string, acceptedBy: string, tx: DbOrTx = db): Promise<void> {
       await tx.update(familyInvitations).set({ status: 'accepted', acceptedBy, acceptedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(familyInvitations.id, id));
     },

@@ -24,16 +24,24 @@ export const invitationSignupRoutes =
         config: { rateLimit: rateLimit.route('core.auth') },
         schema: {
           operationId: 'signupWithInvitation',
-          summary: 'Create an account and accept a family invitation in one step (one transaction)',
+          summary: 'Create an account for an invited address; the invitation is accepted when the account verifies it',
           description:
-            'Accepting an invitation needs a verified email address (CONTRACTS §7) and a new account\'s is not verified yet, so this ' +
-            'answers 403 with a sentence saying so and creates nothing: sign up with POST /api/auth/signup, confirm the address ' +
-            'with the emailed link, then accept with POST /api/family/invitations/accept. A taken email answers 409.',
+            'The email must be the invited address. Accepting needs a verified address (CONTRACTS §7), so the answer carries the ' +
+            'invitation with status awaiting_verification: it is accepted in the transaction that verifies the address, when the ' +
+            'emailed verification link is opened with this account signed in (POST /api/auth/verify-email with its Bearer token). ' +
+            'An unknown token answers 404, an expired one 410, one already answered 409, an email other than the invited one 403, ' +
+            'a taken email 409; no account is created then.',
           tags: ['auth'],
           body,
           response: {
             201: authResult.extend({
-              invitation: z.object({ familyGroupId: z.uuid(), member: z.object({ id: z.uuid(), role: z.string() }), welcomeUrl: z.string() }),
+              invitation: z.object({
+                id: z.uuid(),
+                familyGroupId: z.uuid(),
+                role: z.string(),
+                status: z.literal('awaiting_verification'),
+                expiresAt: z.string(),
+              }),
             }),
             ...errorResponses(coreErrorSchema, [400, 403, 404, 409, 410, 413, 415, 429] as const),
           },

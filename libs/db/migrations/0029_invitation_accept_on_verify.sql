@@ -1,0 +1,2 @@
+ALTER TABLE "family_invitations" ADD COLUMN "accept_on_verify_by" uuid;--> statement-breakpoint
+ALTER TABLE "family_invitations" ADD CONSTRAINT "family_invitations_accept_on_verify_by_accounts_id_fk" FOREIGN KEY ("accept_on_verify_by") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;
