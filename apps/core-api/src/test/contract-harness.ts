@@ -12,33 +12,14 @@ import { getHttpOperationsFromSpec, type IHttpRequest, type IHttpResponse } from
 import route from '@stoplight/prism-http/dist/router';
 import { validateInput, validateOutput } from '@stoplight/prism-http/dist/validator';
 import type { IHttpOperation } from '@stoplight/types';
-import { build } from 'esbuild';
 import { createTestDatabase, freePort, type TestDatabase } from '@story/testing';
+// The bundles exactly as `npm start` builds them (the admin application's assets included).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { bundleServices, SERVICE_NODE_FLAGS } from '../../../../tools/bundle';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 export const SERVICES = ['core-api', 'email-service', 'tools-api'] as const;
 export type Service = (typeof SERVICES)[number];
-
-/** The V8 flags every service runs with (tools/bundle.ts SERVICE_NODE_FLAGS). */
-const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
-
-/** The three bundles as `npm start` builds them (tools/bundle.ts: esbuild from the sources, npm packages external). */
-async function bundleServices(outRoot: string): Promise<Record<Service, string>> {
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: SERVICES.map((name) => ({ in: `apps/${name}/src/main.ts`, out: `${name}/main` })),
-    outdir: outRoot,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: path.join(ROOT, 'tsconfig.base.json'),
-    logLevel: 'warning',
-  });
-  return Object.fromEntries(SERVICES.map((name) => [name, path.join(outRoot, name, 'main.cjs')])) as Record<Service, string>;
-}
 
 export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 export const ADMIN_EMAIL = `contract-admin.${randomBytes(4).toString('hex')}@example.test`;
@@ -53,7 +34,7 @@ export interface Running {
 /** Bundle, then start the three services on free ports and wait for each /health. */
 export async function startServices(): Promise<Running> {
   const outRoot = path.join(ROOT, 'dist', `contract-${process.pid}-${randomBytes(3).toString('hex')}`);
-  const bundles = await bundleServices(outRoot);
+  const bundles = await bundleServices(SERVICES, outRoot);
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'story-contract-'));
   const ports = { 'core-api': await freePort(), 'email-service': await freePort(), 'tools-api': await freePort() };
