@@ -1,0 +1,186 @@
+// `local` speech-to-text (CONTRACTS §4): Moonshine (English), weights from npm, run by onnxruntime-node on
+// this machine's CPU; nothing leaves the server and nothing is downloaded. The recording is decoded to
+// 16 kHz mono with the ffmpeg the project ships, cut at pauses into pieces of at most about 20 s (Moonshine
+// garbles much longer input), and each piece is recognised in an inference thread that loads the model on
+// the first transcription (service start does not wait for it). Transcriptions take turns for the threads.
+//
+// Honest limits: English only (other languages come out as fluent, wrong English, so a recording known to
+// be in another language is refused with a message naming the setting that adds a cloud provider);
+// silence gives an empty transcript; times are per piece of speech, not per word; at most 30 minutes.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+import { ProviderError } from '../provider-error';
+import { decodeAudio } from './local/decode-audio';
+import { moonshineFiles, type MoonshineModel } from './local/model-files';
+import { createMoonshineThread, type MoonshineThread, type RecognisedPiece } from './local/moonshine-thread';
+import { cutAtPauses, SAMPLE_RATE } from './local/pauses';
+import { createTurns } from './local/turns';
+import type { MediaSource, SpeechToText, TranscribeOptions, Transcription, TranscriptSegment, TranscriptWord } from './speech-to-text.port';
+
+const PROVIDER = 'local';
+
+/** Spec 000 Limits: a voice recording is at most 30 minutes. */
+export const LOCAL_STT_MAX_SECONDS = 30 * 60;
+
+export interface LocalSpeechConfig {
+  /** base (default; better) or tiny (faster and smaller, for small machines). */
+  model: MoonshineModel;
+  /** onnxruntime threads per transcription (default: the cores, at most 4). */
+  threads?: number;
+  /** Transcriptions that run side by side, each with its own thread and copy of the model (default 1). */
+  concurrency?: number;
+  maxSeconds?: number;
+}
+
+export interface LocalSpeechToText extends SpeechToText {
+  readonly provider: 'local';
+  /** moonshine-base or moonshine-tiny: what transcript_model records. */
+  readonly model: string;
+  /** Whether the model has been loaded (it loads on the first transcription). */
+  readonly loaded: boolean;
+  /** End the inference threads (a later transcription starts them again). */
+  close(): Promise<void>;
+}
+
+/** The setting an operator changes to transcribe other languages (named in the refusal). */
+export const CLOUD_STT_SETTING = 'STT_PRIMARY=google (or STT_FALLBACK=deepgram)';
+
+const isEnglish = (code: string) => /^en(g)?([-_]|$)/i.test(code.trim());
+const isKnown = (code: string | undefined): code is string => !!code && code.trim() !== '' && code.trim().toLowerCase() !== 'auto';
+
+/** Refuse a recording known not to be English before any work (CONTRACTS §4). */
+export function assertEnglish(options: Pick<TranscribeOptions, 'language' | 'preferredLanguage'>): void {
+  const [code, where] = isKnown(options.language)
+    ? [options.language, 'the request says its language is']
+    : isKnown(options.preferredLanguage)
+      ? [options.preferredLanguage, "the speaker's voice settings give the language"]
+      : [undefined, ''];
+  if (code && !isEnglish(code)) {
+    throw new ProviderError(
+      'rejected_input',
+      PROVIDER,
+      `The local speech recogniser understands English only, and ${where} "${code.trim()}". An operator can add a cloud speech provider that understands it with ${CLOUD_STT_SETTING}.`,
+    );
+  }
+}
+
+const cancelled = () => new ProviderError('failed', PROVIDER, 'local transcription was cancelled');
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The media as a file on disk (ffmpeg seeks in MP4/M4A): its own path, or a private temp copy. */
+async function onDisk(media: MediaSource): Promise<{ file: string; cleanup: () => Promise<void> }> {
+  if (media.path) return { file: media.path, cleanup: async () => undefined };
+  const dir = await mkdtemp(path.join(tmpdir(), 'local-stt-'));
+  const file = path.join(dir, randomUUID());
+  try {
+    await pipeline(media.open(), createWriteStream(file, { mode: 0o600 }));
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return { file, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechToText {
+  const threads = Math.max(1, Math.floor(config.threads ?? Math.min(4, availableParallelism())));
+  const concurrency = Math.max(1, Math.floor(config.concurrency ?? 1));
+  const maxSeconds = config.maxSeconds ?? LOCAL_STT_MAX_SECONDS;
+  const modelName = `moonshine-${config.model}`;
+  const turns = createTurns(concurrency, cancelled);
+  const pool: (MoonshineThread | undefined)[] = [];
+
+  function thread(slot: number): MoonshineThread {
+    let t = pool[slot];
+    if (!t) {
+      let files;
+      try {
+        files = moonshineFiles(config.model);
+      } catch (err) {
+        throw new ProviderError('unavailable', PROVIDER, (err as Error).message, { cause: err });
+      }
+      t = pool[slot] = createMoonshineThread({ files, threads });
+    }
+    return t;
+  }
+
+  async function recognise(slot: number, samples: Float32Array, options: TranscribeOptions): Promise<{ segments: TranscriptSegment[]; pieces: RecognisedPiece[] }> {
+    const bounds = cutAtPauses(samples);
+    const totalSeconds = samples.length / SAMPLE_RATE;
+    const pieces: RecognisedPiece[] = [];
+    if (bounds.length === 0) return { segments: [], pieces };
+    let progress = Promise.resolve();
+    try {
+      await thread(slot).recognise(
+        samples,
+        bounds,
+        (piece) => {
+          pieces.push(piece);
+          const doneSeconds = round2(bounds[piece.index]!.end / SAMPLE_RATE);
+          // Progress (a job's lease heartbeat) is awaited in order, and its failure surfaces below.
+          if (options.onProgress) progress = progress.then(() => options.onProgress?.({ doneSeconds, totalSeconds: round2(totalSeconds) }));
+        },
+        options.signal,
+      );
+    } catch (err) {
+      if (err instanceof ProviderError) throw err;
+      throw new ProviderError('unavailable', PROVIDER, 'The local speech recogniser stopped before finishing this recording', { cause: err });
+    }
+    await progress;
+    if (options.signal?.aborted) throw cancelled();
+    const segments = pieces.map((p) => ({ start: round2(bounds[p.index]!.start / SAMPLE_RATE), end: round2(bounds[p.index]!.end / SAMPLE_RATE), text: p.text }));
+    return { segments, pieces };
+  }
+
+  return {
+    provider: PROVIDER,
+    model: modelName,
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    get loaded() {
+      return pool.some((t) => t?.loadMs !== undefined);
+    },
+    async transcribe(media, options) {
+      assertEnglish(options);
+      if (media.size === 0) throw new ProviderError('rejected_input', PROVIDER, 'The local speech recogniser could not read this media: the file is empty');
+      return turns.run(async (slot) => {
+        const { file, cleanup } = await onDisk(media);
+        let decoded;
+        try {
+          decoded = await decodeAudio(file, { maxSeconds, signal: options.signal });
+        } finally {
+          await cleanup();
+        }
+        const { segments, pieces } = await recognise(slot, decoded.samples, options);
+        const words: TranscriptWord[] = [];
+        segments.forEach((segment, i) => {
+          for (const word of segment.text.split(/\s+/).filter(Boolean)) words.push({ word, start: segment.start, end: segment.end, confidence: round2(pieces[i]!.confidence) });
+        });
+        const spoken = segments.reduce((sum, s) => sum + (s.end - s.start), 0);
+        const confidence = spoken > 0 ? segments.reduce((sum, s, i) => sum + pieces[i]!.confidence * (s.end - s.start), 0) / spoken : 0;
+        const result: Transcription = {
+          text: segments
+            .map((s) => s.text)
+            .filter(Boolean)
+            .join(' '),
+          language: 'en',
+          confidence: round2(confidence),
+          durationSeconds: round2(decoded.seconds),
+          provider: PROVIDER,
+          model: modelName,
+          costUsd: 0,
+          words,
+          segments,
+        };
+        return result;
+      }, options.signal);
+    },
+    async close() {
+      const threads = pool.splice(0);
+      await Promise.all(threads.map((t) => t?.close()));
+    },
+  };
+}
