@@ -10,11 +10,16 @@ import type { CoreFeatureDeps } from './feature-deps';
 import { MULTIPART_BUFFERS } from './multipart-file';
 import { MULTIPART_LIMITS } from './speech/audio-upload';
 import { probeDurationSeconds } from './speech/media-probe';
+import { createSpeechRepository } from './speech/speech.repository';
 import { createSpeechService } from './speech/speech.service';
 import { speechRoutes } from './speech/speech.routes';
 
 export async function registerConversationsAndSpeech(app: App, deps: CoreFeatureDeps): Promise<void> {
-  const speech = createSpeechService({ speech: deps.providers.speech, tts: deps.providers.tts });
+  const speech = createSpeechService({
+    speech: deps.providers.speech,
+    tts: deps.providers.tts,
+    preferredLanguage: createSpeechRepository(deps.sql).preferredLanguage,
+  });
   const conversations = createConversationsService({
     db: deps.db,
     llm: deps.providers.llm,

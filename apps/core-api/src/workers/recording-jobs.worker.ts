@@ -20,7 +20,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Sql } from 'postgres';
 import { z } from 'zod';
-import { createJobRunner, defineJob, StuckJobError, type JobRunner } from '@story/jobs';
+import { createJobRunner, defineJob, StuckJobError, type JobContext, type JobRunner } from '@story/jobs';
 import { mediaFromFile, NOT_CONFIGURED_MESSAGE, ProviderError, type ObjectStorage, type SpeechRecognition } from '@story/providers';
 import { computeWaveform, probeMedia } from '../features/recordings/media-probe';
 import { createRecordingJobsRepository, type RecordingForJob } from './recording-jobs.repository';
@@ -76,17 +76,27 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
     return probe.durationSeconds;
   }
 
-  async function transcribe(rec: RecordingForJob, file: string) {
+  async function transcribe(rec: RecordingForJob, file: string, ctx: Pick<JobContext<unknown>, 'signal' | 'progress'>) {
     await recordings.markProcessing(rec.id);
     // The temp file, streamed by the adapter (and opened again for a retry or the fallback).
     const media = mediaFromFile(file, (await stat(file)).size);
-    const result = await speech.transcribe(media, { mimeType: rec.mimeType ?? 'application/octet-stream', language: 'auto', userId: rec.userId, feature: 'recording-transcription' });
+    const result = await speech.transcribe(media, {
+      mimeType: rec.mimeType ?? 'application/octet-stream',
+      language: 'auto',
+      // The English-only local recogniser refuses a speaker whose settings name another language (CONTRACTS §4).
+      preferredLanguage: rec.preferredLanguage ?? undefined,
+      userId: rec.userId,
+      feature: 'recording-transcription',
+      signal: ctx.signal,
+      // A long local transcription reports each piece: the job's lease is extended as it goes.
+      onProgress: (p) => ctx.progress({ transcribedSeconds: p.doneSeconds, totalSeconds: p.totalSeconds }),
+    });
     await recordings.saveTranscript(rec.id, result);
   }
 
   const markFailed = (recordingId: string, message: string) => recordings.markFailed(recordingId, message);
 
-  async function run(payload: { recordingId: string; analyze: boolean }) {
+  async function run(payload: { recordingId: string; analyze: boolean }, ctx: Pick<JobContext<unknown>, 'signal' | 'progress'>) {
     const rec = await recordings.forJob(payload.recordingId);
     if (!rec || !rec.storageKey) return { skipped: 'recording gone' };
 
@@ -105,7 +115,7 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
         await markFailed(rec.id, NOT_CONFIGURED_MESSAGE);
         return { transcribed: false, reason: 'not configured' };
       }
-      await transcribe(rec, fetched!.file);
+      await transcribe(rec, fetched!.file, ctx);
       return { transcribed: true };
     } finally {
       await fetched?.cleanup();
@@ -118,7 +128,7 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
     // Long recordings take minutes to transcribe; a worker silent this long has died.
     leaseSeconds: 15 * 60,
     maxAttempts: 5,
-    run: ({ payload }) => run(payload),
+    run: (ctx) => run(ctx.payload, ctx),
     retryable: (err) => (err instanceof ProviderError ? err.retryable : true),
     async onRetry({ recordingId }, err) {
       log.warn({ recordingId, err: failureMessage(err) }, 'recording job failed; retrying');

@@ -53,18 +53,25 @@ export const CLOUD_STT_SETTING = 'STT_PRIMARY=google (or STT_FALLBACK=deepgram)'
 const isEnglish = (code: string) => /^en(g)?([-_]|$)/i.test(code.trim());
 const isKnown = (code: string | undefined): code is string => !!code && code.trim() !== '' && code.trim().toLowerCase() !== 'auto';
 
+/** The refusal of a recording known not to be English (its message names the language and the setting). */
+export class EnglishOnlyError extends ProviderError {
+  /** Where the language came from: the request's own field, or the speaker's voice settings. */
+  readonly languageFrom: 'request' | 'settings';
+  constructor(message: string, languageFrom: 'request' | 'settings') {
+    super('rejected_input', PROVIDER, message);
+    this.languageFrom = languageFrom;
+  }
+}
+
 /** Refuse a recording known not to be English before any work (CONTRACTS §4). */
 export function assertEnglish(options: Pick<TranscribeOptions, 'language' | 'preferredLanguage'>): void {
-  const [code, where] = isKnown(options.language)
-    ? [options.language, 'the request says its language is']
-    : isKnown(options.preferredLanguage)
-      ? [options.preferredLanguage, "the speaker's voice settings give the language"]
-      : [undefined, ''];
+  const fromRequest = isKnown(options.language);
+  const code = fromRequest ? options.language : isKnown(options.preferredLanguage) ? options.preferredLanguage : undefined;
   if (code && !isEnglish(code)) {
-    throw new ProviderError(
-      'rejected_input',
-      PROVIDER,
+    const where = fromRequest ? 'the request says its language is' : "the speaker's voice settings give the language";
+    throw new EnglishOnlyError(
       `The local speech recogniser understands English only, and ${where} "${code.trim()}". An operator can add a cloud speech provider that understands it with ${CLOUD_STT_SETTING}.`,
+      fromRequest ? 'request' : 'settings',
     );
   }
 }

@@ -107,4 +107,6 @@ export interface SpeechToText {
   readonly maxBytes: number;
   /** Transcribe one recording; failures are ProviderErrors (rejected_input for media the provider cannot read or over maxBytes). */
   transcribe(media: MediaSource, options: TranscribeOptions): Promise<Transcription>;
+  /** Release threads or connections the adapter holds (the local recogniser's inference threads). */
+  close?(): Promise<void>;
 }
