@@ -12,3 +12,4 @@ export * from './access/id-routes';
 export * from './access/forged-tokens';
 export * from './security-checks';
 export * from './access/token-attacks';
+export * from './speech-fixtures';

@@ -20,11 +20,12 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.ro
 
 export const unreadableMedia = () => new ProviderError('rejected_input', PROVIDER, 'The local speech recogniser could not read this media: the file is empty, corrupt or not audio');
 const noAudioTrack = () => new ProviderError('rejected_input', PROVIDER, 'This recording has no audio track, so there is no speech to transcribe');
+const span = (seconds: number) => (seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`);
 const tooLong = (seconds: number | null, maxSeconds: number) =>
   new ProviderError(
     'rejected_input',
     PROVIDER,
-    `This recording is ${seconds === null ? `longer than ${Math.round(maxSeconds / 60)} minutes` : `${clock(seconds)} long`}; the local speech recogniser transcribes at most ${Math.round(maxSeconds / 60)} minutes`,
+    `This recording is ${seconds === null ? `longer than ${span(maxSeconds)}` : `${clock(seconds)} long`}; the local speech recogniser transcribes at most ${span(maxSeconds)}`,
   );
 
 async function collect(cmd: string, args: string[], options: { signal?: AbortSignal; timeoutMs: number; limitBytes: number }): Promise<{ code: number; chunks: Buffer[]; bytes: number; overLimit: boolean }> {
@@ -51,19 +52,20 @@ async function collect(cmd: string, args: string[], options: { signal?: AbortSig
 
 /** Whether the file has an audio stream, and its duration when the container states one. */
 async function probe(file: string, signal?: AbortSignal): Promise<{ hasAudio: boolean; seconds: number | null }> {
-  const { code, chunks, overLimit } = await collect(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', file], {
+  const { code, chunks, overLimit } = await collect(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration,format_name:stream=codec_type', '-of', 'json', file], {
     signal,
     timeoutMs: 60_000,
     limitBytes: 1024 * 1024,
   });
   if (code !== 0 || overLimit) throw unreadableMedia();
-  let parsed: { format?: { duration?: string }; streams?: { codec_type?: string }[] };
+  let parsed: { format?: { duration?: string; format_name?: string }; streams?: { codec_type?: string }[] };
   try {
     parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof parsed;
   } catch {
     throw unreadableMedia();
   }
-  if (!parsed.format) throw unreadableMedia();
+  // ffmpeg shows any text file as a picture of its characters (the tty format): not a recording.
+  if (!parsed.format || parsed.format.format_name === 'tty') throw unreadableMedia();
   const seconds = Number(parsed.format.duration);
   return { hasAudio: !!parsed.streams?.some((s) => s.codec_type === 'audio'), seconds: Number.isFinite(seconds) ? seconds : null };
 }
