@@ -13,3 +13,4 @@ export * from './access/forged-tokens';
 export * from './security-checks';
 export * from './access/token-attacks';
 export * from './speech-fixtures';
+export * from './word-error-rate';

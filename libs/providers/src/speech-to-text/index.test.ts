@@ -1,12 +1,11 @@
 // createSpeechToText wiring: config picks adapters, and a configured pair works end to end against fakes
 // (and against the real local recogniser as the fallback).
 import { stat } from 'node:fs/promises';
-import { JFK_SPEECH } from '@story/testing';
+import { JFK_SPEECH, wordErrorRate } from '@story/testing';
 import { closeSharedProcessSpawner } from '../process-spawner';
 import { createMemoryUsageRecorder } from '../shared/usage';
 import { createSpeechToText } from './index';
 import { mediaFromBuffer, mediaFromFile } from './speech-to-text.port';
-import { wordErrorRate } from './local/test/word-error-rate';
 import { json, startFakeServer, type FakeServer } from './test/fake-http-server';
 
 describe('createSpeechToText', () => {

@@ -4,11 +4,11 @@
 // across the cuts; silence; and every refusal. Each model loads once for the file (base for the word
 // error rates of real and long speech, tiny for the rest).
 import { writeFile, stat } from 'node:fs/promises';
-import { familyStory, familyStorySentences, JFK_SPEECH } from '@story/testing';
+
 import { closeSharedProcessSpawner } from '../process-spawner';
 import { ProviderError } from '../provider-error';
 import { createLocalSpeechToText, EnglishOnlyError, type LocalSpeechToText } from './local.adapter';
-import { checkSentences, wordErrorRate } from './local/test/word-error-rate';
+import { checkSentences, familyStory, familyStorySentences, JFK_SPEECH, wordErrorRate } from '@story/testing';
 import { encode, ffmpeg, mediaDir, speak, type MediaDir } from './local/test/speech-media';
 import { mediaFromBuffer, mediaFromFile, type Transcription } from './speech-to-text.port';
 

@@ -139,9 +139,9 @@ export function createSpeechService({ speech, tts, preferredLanguage }: SpeechSe
           throw badRequest(`provider ${input.provider} is not configured on this server; use "auto"`, { field: 'provider' });
         }
         // Our own words, naming the language and the setting that adds a cloud provider (CONTRACTS §4).
-        if (err instanceof EnglishOnlyError) throw badRequest(err.message, { field: 'language' });
+        if (err instanceof EnglishOnlyError) throw badRequest(`language: ${err.message}`, { field: 'language' });
         // The local recogniser's refusals say what is wrong with the media (no audio track, too long, unreadable).
-        if (err instanceof ProviderError && err.kind === 'rejected_input' && err.provider === 'local') throw badRequest(err.message, { field: 'audio' });
+        if (err instanceof ProviderError && err.kind === 'rejected_input' && err.provider === 'local') throw badRequest(`audio: ${err.message}`, { field: 'audio' });
         throw providerFailure(err, {
           what: 'Speech recognition',
           field: 'audio',
