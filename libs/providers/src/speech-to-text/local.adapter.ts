@@ -43,6 +43,8 @@ export interface LocalSpeechToText extends SpeechToText {
   readonly model: string;
   /** Whether the model has been loaded (it loads on the first transcription). */
   readonly loaded: boolean;
+  /** Milliseconds the model took to load, once it has. */
+  readonly loadMs: number | undefined;
   /** End the inference threads (a later transcription starts them again). */
   close(): Promise<void>;
 }
@@ -149,6 +151,9 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
     maxBytes: Number.MAX_SAFE_INTEGER,
     get loaded() {
       return pool.some((t) => t?.loadMs !== undefined);
+    },
+    get loadMs() {
+      return pool.find((t) => t?.loadMs !== undefined)?.loadMs;
     },
     async transcribe(media, options) {
       assertEnglish(options);

@@ -124,7 +124,7 @@ interface Job {
 }
 
 export interface MoonshineThread {
-  /** Recognise each piece of `samples` in order; `onPiece` hears each as it is done. */
+  /** Recognise each piece of `samples` in order (the samples are handed over: the array is empty afterwards); `onPiece` hears each as it is done. */
   recognise(samples: Float32Array, pieces: PieceBounds[], onPiece: (piece: RecognisedPiece) => void, signal?: AbortSignal): Promise<void>;
   /** Milliseconds the model took to load, once it has. */
   readonly loadMs: number | undefined;
@@ -187,8 +187,8 @@ export function createMoonshineThread(options: { files: MoonshineFiles; threads:
           reject: (err) => (settle(), reject(err)),
         });
         w.ref();
-        // A copy goes to the thread (the caller may still read its samples); 30 minutes are 115 MB at most.
-        w.postMessage({ t: 'run', id, samples, pieces });
+        // The samples move to the thread (no copy of up to 115 MB on this thread): the caller's array is emptied.
+        w.postMessage({ t: 'run', id, samples, pieces }, [samples.buffer]);
       });
     },
     async close() {
