@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -30,7 +30,10 @@ export const LOCAL_STT_MAX_SECONDS = 30 * 60;
 export interface LocalSpeechConfig {
   /** base (default; better) or tiny (faster and smaller, for small machines). */
   model: MoonshineModel;
-  /** onnxruntime threads per transcription (default: the cores, at most 4). */
+  /**
+   * onnxruntime threads per transcription (default 1). Measured on 2 cores (bench/local-stt.ts): a second
+   * thread cost more CPU per audio second than it saved in wall time, and left the API no core of its own.
+   */
   threads?: number;
   /** Transcriptions that run side by side, each with its own thread and copy of the model (default 1). */
   concurrency?: number;
@@ -96,7 +99,7 @@ async function onDisk(media: MediaSource): Promise<{ file: string; cleanup: () =
 }
 
 export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechToText {
-  const threads = Math.max(1, Math.floor(config.threads ?? Math.min(4, availableParallelism())));
+  const threads = Math.max(1, Math.floor(config.threads ?? 1));
   const concurrency = Math.max(1, Math.floor(config.concurrency ?? 1));
   const maxSeconds = config.maxSeconds ?? LOCAL_STT_MAX_SECONDS;
   const modelName = `moonshine-${config.model}`;

@@ -23,7 +23,8 @@ export interface MoonshineFiles {
 
 /** The package folder of moonshine-js, found along require()'s search path. */
 export function moonshinePackageDir(): string {
-  for (const dir of require.resolve.paths(MOONSHINE_PACKAGE) ?? []) {
+  // The literal name (not the constant) lets Nx list the package in the service's generated package.json (Docker image).
+  for (const dir of require.resolve.paths('@usefulsensors/moonshine-js') ?? []) {
     const candidate = path.join(dir, MOONSHINE_PACKAGE);
     if (existsSync(path.join(candidate, 'dist', 'model'))) return candidate;
   }
