@@ -23,8 +23,8 @@ const transcribe = async (stt: LocalSpeechToText, file: string, options: { langu
   stt.transcribe(await fromFile(file), { mimeType: 'application/octet-stream', ...options });
 
 beforeAll(async () => {
-  base = createLocalSpeechToText({ model: 'base', threads: 2 });
-  tiny = createLocalSpeechToText({ model: 'tiny', threads: 2 });
+  base = createLocalSpeechToText({ model: 'base' });
+  tiny = createLocalSpeechToText({ model: 'tiny' });
   media = await mediaDir();
 });
 
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('local speech-to-text: recognition', () => {
   it('loads its model on the first transcription, not when it is created', async () => {
-    const fresh = createLocalSpeechToText({ model: 'tiny', threads: 1 });
+    const fresh = createLocalSpeechToText({ model: 'tiny' });
     expect(fresh.loaded).toBe(false);
     expect(fresh.model).toBe('moonshine-tiny');
     const result = await transcribe(fresh, JFK_SPEECH.file);
@@ -126,7 +126,7 @@ describe('local speech-to-text: silence and pauses', () => {
 
 describe('local speech-to-text: refusals', () => {
   it('a language other than English, from the request or from the voice settings, is refused before any work, naming the setting that adds a cloud provider', async () => {
-    const fresh = createLocalSpeechToText({ model: 'tiny', threads: 1 });
+    const fresh = createLocalSpeechToText({ model: 'tiny' });
     for (const options of [{ language: 'fr' }, { language: 'auto', preferredLanguage: 'de' }, { preferredLanguage: 'es-MX' }]) {
       const err = await transcribe(fresh, JFK_SPEECH.file, options).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(EnglishOnlyError);
@@ -170,7 +170,7 @@ describe('local speech-to-text: refusals', () => {
   });
 
   it('media that states no duration (a browser WebM) is cut off at the limit while decoding', async () => {
-    const short = createLocalSpeechToText({ model: 'tiny', threads: 1, maxSeconds: 5 });
+    const short = createLocalSpeechToText({ model: 'tiny', maxSeconds: 5 });
     const file = media.file('stream.webm');
     // Written to a pipe, like MediaRecorder: the container carries no duration.
     await ffmpeg(['-i', JFK_SPEECH.file, '-c:a', 'libopus', '-f', 'webm', '-live', '1', file]);

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { ffmpegPath } from '@story/providers';
 import { JFK_SPEECH, wordErrorRate } from '@story/testing';
 import { signUp, type SignedUp, type TestContext } from '../../test/helper';
-import { buildTestAppWithProviders, multipart, type Part } from '../../test/conversations-factories';
+import { buildTestAppWithProviders, multipart, newConversation, type Part } from '../../test/conversations-factories';
 import { VOICE_TOO_LONG } from './recordings.service';
 
 const exec = promisify(execFile);
@@ -28,7 +28,7 @@ describe('recordings on the embedded defaults: the local recogniser', () => {
   let jfk: Buffer;
 
   beforeAll(async () => {
-    t = await buildTestAppWithProviders(() => ({}), { LOCAL_STT_MODEL: 'tiny', LOCAL_STT_THREADS: '2' });
+    t = await buildTestAppWithProviders(() => ({}), { LOCAL_STT_MODEL: 'tiny' });
     user = await signUp(t.app);
     jfk = await readFile(JFK_SPEECH.file);
   });
@@ -52,7 +52,7 @@ describe('recordings on the embedded defaults: the local recogniser', () => {
   const get = async (who: SignedUp, id: string) => (await t.app.inject({ method: 'GET', url: `/api/recordings/${id}`, headers: who.headers })).json().recording;
   const words = async (id: string) => (await t.database.sql`select transcript_words as w from recordings where id = ${id}`)[0]!['w'] as { word: string; start: number; end: number }[] | null;
 
-  it('reports local as the speech provider in /health, and the model is not loaded before the first transcription', async () => {
+  it('reports local as the speech provider in /health', async () => {
     const health = (await t.app.inject({ method: 'GET', url: '/health' })).json();
     expect(JSON.stringify(health)).toContain('"speechToText":["local"]');
   });
@@ -125,6 +125,25 @@ describe('recordings on the embedded defaults: the local recogniser', () => {
     expect(body.duration).toBeCloseTo(11, 0);
   });
 
+  it('a conversation turn uploaded without a transcript is written down by the job runner: its content, transcriptSource local, done', async () => {
+    const c = await newConversation(t, user.userId, { turns: ['What do you remember of 1961?'] });
+    const webm = await make(['-i', JFK_SPEECH.file, '-ac', '1', '-c:a', 'libopus', '-b:a', '24k', '-f', 'webm']);
+    const { payload, headers } = multipart([
+      { name: 'conversationId', value: c.id },
+      { name: 'audio', value: webm, filename: 'turn.webm', contentType: 'audio/webm' },
+    ]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/conversations/upload-audio', headers: { ...user.headers, ...headers }, payload });
+    expect(res.statusCode).toBe(201);
+    const messageId = res.json().messageId as string;
+    await drain();
+    const [message] = await t.database.sql`select content, metadata from conversation_messages where id = ${messageId}`;
+    expect(message!['metadata']).toMatchObject({ transcriptPending: false, transcriptStatus: 'done', transcriptSource: 'local', transcriptModel: 'moonshine-tiny', transcriptError: null });
+    expect(wordErrorRate(JFK_SPEECH.text, message!['content'] as string)).toBeLessThanOrEqual(0.15);
+    // The conversation shows it as the turn's text.
+    const conversation = (await t.app.inject({ method: 'GET', url: `/api/conversations/${c.id}`, headers: user.headers })).json().conversation;
+    expect(conversation.messages.find((m: { id: string }) => m.id === messageId).content).toBe(message!['content']);
+  });
+
   describe('a speaker whose language is not English', () => {
     let french: SignedUp;
     beforeAll(async () => {
@@ -146,6 +165,20 @@ describe('recordings on the embedded defaults: the local recogniser', () => {
       // A refusal is final: the job is not retried.
       const [job] = await t.database.sql`select status from jobs where payload->>'recordingId' = ${id}`;
       expect(job!['status']).toBe('failed');
+    });
+
+    it('their conversation turn is not fed to the English model: transcriptStatus failed with the reason', async () => {
+      const c = await newConversation(t, french.userId);
+      const { payload, headers } = multipart([
+        { name: 'conversationId', value: c.id },
+        { name: 'audio', value: jfk, filename: 'turn.wav', contentType: 'audio/wav' },
+      ]);
+      const res = await t.app.inject({ method: 'POST', url: '/api/conversations/upload-audio', headers: { ...french.headers, ...headers }, payload });
+      expect(res.statusCode).toBe(201);
+      await drain();
+      const [message] = await t.database.sql`select content, metadata from conversation_messages where id = ${res.json().messageId}`;
+      expect(message!['content']).toBe('');
+      expect(message!['metadata']).toMatchObject({ transcriptPending: false, transcriptStatus: 'failed', transcriptError: expect.stringMatching(/English only.*STT_PRIMARY=google/) });
     });
 
     it('POST /api/transcribe answers 400 naming language; the request naming English is transcribed', async () => {
