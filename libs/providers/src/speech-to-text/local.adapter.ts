@@ -120,19 +120,20 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
     return t;
   }
 
-  async function recognise(slot: number, samples: Float32Array, options: TranscribeOptions): Promise<{ segments: TranscriptSegment[]; pieces: RecognisedPiece[] }> {
+  async function recognise(slot: number, samples: Float32Array, options: TranscribeOptions): Promise<(TranscriptSegment & { confidence: number })[]> {
     const bounds = cutAtPauses(samples);
     const totalSeconds = samples.length / SAMPLE_RATE;
-    const pieces: RecognisedPiece[] = [];
-    if (bounds.length === 0) return { segments: [], pieces };
+    const heard: (TranscriptSegment & { confidence: number })[] = [];
+    if (bounds.length === 0) return heard;
     let progress = Promise.resolve();
     try {
       await thread(slot).recognise(
         samples,
         bounds,
-        (piece) => {
-          pieces.push(piece);
-          const doneSeconds = round2(bounds[piece.index]!.end / SAMPLE_RATE);
+        (piece: RecognisedPiece) => {
+          const at = bounds[piece.index] ?? { start: 0, end: 0 };
+          heard.push({ start: round2(at.start / SAMPLE_RATE), end: round2(at.end / SAMPLE_RATE), text: piece.text, confidence: piece.confidence });
+          const doneSeconds = round2(at.end / SAMPLE_RATE);
           // Progress (a job's lease heartbeat) is awaited in order, and its failure surfaces below.
           if (options.onProgress) progress = progress.then(() => options.onProgress?.({ doneSeconds, totalSeconds: round2(totalSeconds) }));
         },
@@ -144,8 +145,7 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
     }
     await progress;
     if (options.signal?.aborted) throw cancelled();
-    const segments = pieces.map((p) => ({ start: round2(bounds[p.index]!.start / SAMPLE_RATE), end: round2(bounds[p.index]!.end / SAMPLE_RATE), text: p.text }));
-    return { segments, pieces };
+    return heard;
   }
 
   return {
@@ -169,13 +169,17 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
         } finally {
           await cleanup();
         }
-        const { segments, pieces } = await recognise(slot, decoded.samples, options);
-        const words: TranscriptWord[] = [];
-        segments.forEach((segment, i) => {
-          for (const word of segment.text.split(/\s+/).filter(Boolean)) words.push({ word, start: segment.start, end: segment.end, confidence: round2(pieces[i]!.confidence) });
-        });
-        const spoken = segments.reduce((sum, s) => sum + (s.end - s.start), 0);
-        const confidence = spoken > 0 ? segments.reduce((sum, s, i) => sum + pieces[i]!.confidence * (s.end - s.start), 0) / spoken : 0;
+        const heard = await recognise(slot, decoded.samples, options);
+        const segments: TranscriptSegment[] = heard.map(({ start, end, text }) => ({ start, end, text }));
+        const words: TranscriptWord[] = heard.flatMap((piece) =>
+          piece.text
+            .split(/\s+/)
+            .filter(Boolean)
+            .map((word) => ({ word, start: piece.start, end: piece.end, confidence: round2(piece.confidence) })),
+        );
+        // The pieces' confidences, weighted by their length.
+        const spoken = heard.reduce((sum, p) => sum + (p.end - p.start), 0);
+        const confidence = spoken > 0 ? heard.reduce((sum, p) => sum + p.confidence * (p.end - p.start), 0) / spoken : 0;
         const result: Transcription = {
           text: segments
             .map((s) => s.text)

@@ -38,7 +38,10 @@ export function frameLoudness(samples: Float32Array): Float32Array {
     let sum = 0;
     const from = f * FRAME;
     const to = Math.min(samples.length, from + FRAME);
-    for (let i = from; i < to; i++) sum += samples[i]! * samples[i]!;
+    for (let i = from; i < to; i++) {
+      const v = samples[i] ?? 0;
+      sum += v * v;
+    }
     out[f] = 10 * Math.log10(sum / Math.max(1, to - from) + 1e-12);
   }
   return out;
@@ -47,7 +50,7 @@ export function frameLoudness(samples: Float32Array): Float32Array {
 function percentile(values: Float32Array, p: number): number {
   if (values.length === 0) return -120;
   const sorted = Float32Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? -120;
 }
 
 /** The loudness above which a frame counts as speech in this recording. */
@@ -64,7 +67,7 @@ function quietestFrame(loudness: Float32Array, from: number, to: number): number
   const lo = Math.max(0, from - half);
   const hi = Math.min(loudness.length, to + half);
   // A running sum over the window [i - half, i + half].
-  for (let i = lo; i < Math.min(hi, lo + PAUSE_FRAMES); i++) sum += loudness[i]!;
+  for (let i = lo; i < Math.min(hi, lo + PAUSE_FRAMES); i++) sum += loudness[i] ?? 0;
   for (let start = lo; start + PAUSE_FRAMES <= hi; start++) {
     const centre = start + half;
     const mean = sum / PAUSE_FRAMES;
@@ -72,7 +75,7 @@ function quietestFrame(loudness: Float32Array, from: number, to: number): number
       bestMean = mean;
       best = centre;
     }
-    sum += (loudness[start + PAUSE_FRAMES] ?? 0) - loudness[start]!;
+    sum += (loudness[start + PAUSE_FRAMES] ?? 0) - (loudness[start] ?? 0);
   }
   return best;
 }
@@ -86,7 +89,7 @@ export function cutAtPauses(samples: Float32Array, options: CutOptions = {}): Pi
   const pieces: Piece[] = [];
   const keep = (fromFrame: number, toFrame: number) => {
     let speech = 0;
-    for (let f = fromFrame; f < toFrame; f++) if (loudness[f]! > threshold) speech++;
+    for (let f = fromFrame; f < toFrame; f++) if ((loudness[f] ?? -120) > threshold) speech++;
     if (speech / 100 >= MIN_SPEECH_SECONDS) pieces.push({ start: fromFrame * FRAME, end: Math.min(samples.length, toFrame * FRAME) });
   };
   let at = 0;
