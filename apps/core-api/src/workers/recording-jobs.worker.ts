@@ -5,8 +5,11 @@
 //
 // Transcript states (spec 000 States): the job sets processing; success sets done with the provider's real
 // name as transcript_source; a failure worth retrying goes back to pending while the job waits out its
-// backoff; a final failure sets failed with a plain transcript_error. With no provider configured the job
-// fails at once with that message and the browser caption stays as the transcript. A job whose worker died
+// backoff; a final failure sets failed with a plain transcript_error. On the embedded defaults the provider
+// is the local recogniser (CONTRACTS §4), run here in the job runner's process: the owner's voice-settings
+// language goes with the request (the English-only recogniser refuses any other), and each recognised piece
+// extends the job's lease. With recognition switched off (STT_PRIMARY=none) the job fails at once with
+// that message and the browser caption stays as the transcript. A job whose worker died
 // is taken over when its lease runs out, and once out of attempts its recording is set failed, so no
 // recording stays in processing forever.
 //
