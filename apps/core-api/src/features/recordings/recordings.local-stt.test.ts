@@ -125,6 +125,16 @@ describe('recordings on the embedded defaults: the local recogniser', () => {
     expect(body.duration).toBeCloseTo(11, 0);
   });
 
+  it('POST /api/transcribe refuses a video without sound with a 400 naming audio and the reason, logging the failed attempt', async () => {
+    const silentVideo = await make(['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '2', '-c:v', 'mpeg4', '-an', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4']);
+    const { payload, headers } = multipart([{ name: 'audio', value: silentVideo, filename: 'v.mp4', contentType: 'video/mp4' }]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/transcribe', headers: { ...user.headers, ...headers }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('audio: This recording has no audio track, so there is no speech to transcribe');
+    const [usage] = await t.database.sql`select provider, success, error_code from ai_usage_logs where user_id = ${user.userId} and feature = 'transcribe' order by created_at desc limit 1`;
+    expect(usage).toMatchObject({ provider: 'local', success: false, error_code: 'rejected_input' });
+  });
+
   it('a conversation turn uploaded without a transcript is written down by the job runner: its content, transcriptSource local, done', async () => {
     const c = await newConversation(t, user.userId, { turns: ['What do you remember of 1961?'] });
     const webm = await make(['-i', JFK_SPEECH.file, '-ac', '1', '-c:a', 'libopus', '-b:a', '24k', '-f', 'webm']);
