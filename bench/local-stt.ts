@@ -44,6 +44,7 @@ interface ModelRow {
   loadMs: number | null;
   peakRssMb: number;
   eventLoopMaxMs: number;
+  eventLoopP99Ms: number;
 }
 
 /** CPU seconds of this process's waited-for children (fields 16 and 17 of /proc/self/stat: cutime, cstime). */
@@ -103,6 +104,7 @@ async function child(model: MoonshineModel, audios: Audio[], runs: number): Prom
         loadMs: stt.loadMs ?? null,
         peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
         eventLoopMaxMs: round(loop.max / 1e6, 1),
+        eventLoopP99Ms: round(loop.percentile(99) / 1e6, 1),
       };
       say(`${model} ${audio.name} run ${run + 1}: ${last.cpuPerAudioSecond} CPU s per audio s, WER ${(last.wordErrorRate * 100).toFixed(1)} %, ${last.pieces} pieces, ${last.wallSeconds} s wall`);
     }
@@ -148,11 +150,11 @@ async function main(): Promise<void> {
     }
 
     const lines = [
-      '| recogniser | audio | audio s | CPU s per audio s | wall s | word error rate | pieces | model load ms | peak RSS MB | event loop max ms |',
+      '| recogniser | audio | audio s | CPU s per audio s | wall s | word error rate | pieces | model load ms | peak RSS MB | event loop p99 / max ms |',
       '|---|---|---|---|---|---|---|---|---|---|',
       ...floors.map((f) => `| ffmpeg decode alone (floor) | ${f.audio} | ${round(f.seconds, 1)} | ${f.cpuPerAudioSecond} | ${f.wallSeconds} | | | | | |`),
       ...results.flatMap((r) =>
-        (r.rows as ModelRow[]).map((row) => `| Moonshine ${row.model} | ${row.audio} | ${row.audioSeconds} | ${row.cpuPerAudioSecond} | ${row.wallSeconds} | ${(row.wordErrorRate * 100).toFixed(1)} % | ${row.pieces} | ${row.loadMs ?? ''} | ${row.peakRssMb} | ${row.eventLoopMaxMs} |`),
+        (r.rows as ModelRow[]).map((row) => `| Moonshine ${row.model} | ${row.audio} | ${row.audioSeconds} | ${row.cpuPerAudioSecond} | ${row.wallSeconds} | ${(row.wordErrorRate * 100).toFixed(1)} % | ${row.pieces} | ${row.loadMs ?? ''} | ${row.peakRssMb} | ${row.eventLoopP99Ms} / ${row.eventLoopMaxMs} |`),
       ),
     ];
     process.stdout.write(`${lines.join('\n')}\n\n`);
