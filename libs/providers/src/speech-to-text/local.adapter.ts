@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -100,7 +100,8 @@ async function onDisk(media: MediaSource): Promise<{ file: string; cleanup: () =
 
 export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechToText {
   const threads = Math.max(1, Math.floor(config.threads ?? 1));
-  const concurrency = Math.max(1, Math.floor(config.concurrency ?? 1));
+  // Never more transcriptions side by side than the machine has cores: more would only wait for each other.
+  const concurrency = Math.max(1, Math.min(availableParallelism(), Math.floor(config.concurrency ?? 1)));
   const maxSeconds = config.maxSeconds ?? LOCAL_STT_MAX_SECONDS;
   const modelName = `moonshine-${config.model}`;
   const turns = createTurns(concurrency, cancelled);
