@@ -142,6 +142,8 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
       );
     } catch (err) {
       if (err instanceof ProviderError) throw err;
+      if (options.signal?.aborted) throw cancelled();
+      // The thread stopped (service shutting down) or failed: worth another attempt later.
       throw new ProviderError('unavailable', PROVIDER, 'The local speech recogniser stopped before finishing this recording', { cause: err });
     }
     await progress;

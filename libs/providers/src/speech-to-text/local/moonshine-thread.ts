@@ -98,7 +98,8 @@ async function run(message) {
       const result = await recognise(samples.subarray(piece.start, piece.end));
       parentPort.postMessage({ t: 'piece', id, index, ...result });
     }
-    parentPort.postMessage({ t: 'done', id });
+    // A cancelled run is never reported done: its transcript would be missing pieces.
+    parentPort.postMessage(cancelled.has(id) ? { t: 'error', id, message: 'cancelled' } : { t: 'done', id });
   } catch (err) {
     parentPort.postMessage({ t: 'error', id, message: String((err && err.message) || err) });
   } finally {
@@ -123,6 +124,8 @@ interface Job {
   onPiece: (piece: RecognisedPiece) => void;
   resolve: () => void;
   reject: (err: Error) => void;
+  /** Settles with the call, either way. */
+  settled: Promise<unknown>;
 }
 
 export interface MoonshineThread {
@@ -130,7 +133,7 @@ export interface MoonshineThread {
   recognise(samples: Float32Array, pieces: PieceBounds[], onPiece: (piece: RecognisedPiece) => void, signal?: AbortSignal): Promise<void>;
   /** Milliseconds the model took to load, once it has. */
   readonly loadMs: number | undefined;
-  /** End the thread (a later recognise() starts a new one). */
+  /** End the thread once calls in flight have stopped (they reject); a later recognise() starts a new one. */
   close(): Promise<void>;
 }
 
@@ -179,14 +182,20 @@ export function createMoonshineThread(options: { files: MoonshineFiles; threads:
     recognise(samples, pieces, onPiece, signal) {
       const w = (worker ??= start());
       const id = nextId++;
+      let settledResolve!: () => void;
+      const settled = new Promise<void>((resolve) => (settledResolve = resolve));
       return new Promise<void>((resolve, reject) => {
         const onAbort = () => w.postMessage({ t: 'cancel', id });
         signal?.addEventListener('abort', onAbort, { once: true });
-        const settle = () => signal?.removeEventListener('abort', onAbort);
+        const settle = () => {
+          signal?.removeEventListener('abort', onAbort);
+          settledResolve();
+        };
         jobs.set(id, {
           onPiece,
           resolve: () => (settle(), resolve()),
           reject: (err) => (settle(), reject(err)),
+          settled,
         });
         w.ref();
         // The samples move to the thread (no copy of up to 115 MB on this thread): the caller's array is emptied.
@@ -196,7 +205,13 @@ export function createMoonshineThread(options: { files: MoonshineFiles; threads:
     async close() {
       const w = worker;
       worker = undefined;
-      if (w) await w.terminate();
+      if (!w) return;
+      // Calls in flight are cancelled and end after their current piece: terminating the thread inside an
+      // onnxruntime call aborts the whole process (measured: "terminate called after throwing Napi::Error").
+      const inFlight = [...jobs.entries()];
+      for (const [id] of inFlight) w.postMessage({ t: 'cancel', id });
+      await Promise.all(inFlight.map(([, job]) => job.settled));
+      await w.terminate();
     },
   };
 }
