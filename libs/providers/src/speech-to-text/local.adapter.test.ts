@@ -179,6 +179,18 @@ describe('local speech-to-text: refusals', () => {
     await short.close();
   });
 
+  it('a progress callback that fails (a job that lost its lease) fails the transcription with its error', async () => {
+    const lost = new Error('This worker no longer holds the job (its lease passed)');
+    await expect(
+      tiny.transcribe(await fromFile(JFK_SPEECH.file), {
+        mimeType: 'audio/wav',
+        onProgress: () => {
+          throw lost;
+        },
+      }),
+    ).rejects.toBe(lost);
+  });
+
   it('a cancelled transcription stops with a cancellation, and the recogniser goes on serving', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -127,6 +127,7 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
     const heard: (TranscriptSegment & { confidence: number })[] = [];
     if (bounds.length === 0) return heard;
     let progress = Promise.resolve();
+    let progressError: unknown;
     try {
       await thread(slot).recognise(
         samples,
@@ -135,8 +136,13 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
           const at = bounds[piece.index] ?? { start: 0, end: 0 };
           heard.push({ start: round2(at.start / SAMPLE_RATE), end: round2(at.end / SAMPLE_RATE), text: piece.text, confidence: piece.confidence });
           const doneSeconds = round2(at.end / SAMPLE_RATE);
-          // Progress (a job's lease heartbeat) is awaited in order, and its failure surfaces below.
-          if (options.onProgress) progress = progress.then(() => options.onProgress?.({ doneSeconds, totalSeconds: round2(totalSeconds) }));
+          // Progress (a job's lease heartbeat) runs in order; its first failure is kept and thrown below
+          // (never left as an unhandled rejection while the thread works on).
+          if (options.onProgress) {
+            progress = progress
+              .then(() => options.onProgress?.({ doneSeconds, totalSeconds: round2(totalSeconds) }))
+              .catch((err: unknown) => void (progressError ??= err));
+          }
         },
         options.signal,
       );
@@ -147,6 +153,7 @@ export function createLocalSpeechToText(config: LocalSpeechConfig): LocalSpeechT
       throw new ProviderError('unavailable', PROVIDER, 'The local speech recogniser stopped before finishing this recording', { cause: err });
     }
     await progress;
+    if (progressError !== undefined) throw progressError;
     if (options.signal?.aborted) throw cancelled();
     return heard;
   }
