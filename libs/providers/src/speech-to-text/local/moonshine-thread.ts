@@ -142,37 +142,45 @@ export interface MoonshineThread {
  * flight; if it dies, the calls in flight reject and the next call starts a new one.
  */
 export function createMoonshineThread(options: { files: MoonshineFiles; threads: number }): MoonshineThread {
-  let worker: Worker | undefined;
+  // Each thread keeps its own calls: a thread that ends fails only what it was running, never the calls a
+  // newer thread has taken on since.
+  interface Running {
+    worker: Worker;
+    jobs: Map<number, Job>;
+  }
+  let current: Running | undefined;
   let loadMs: number | undefined;
   let nextId = 1;
-  const jobs = new Map<number, Job>();
 
-  function start(): Worker {
-    const w = new Worker(THREAD_SOURCE, { eval: true, workerData: { files: options.files, threads: options.threads } });
-    w.unref();
-    w.on('message', (message: FromThread) => {
+  function start(): Running {
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { files: options.files, threads: options.threads } });
+    const running: Running = { worker, jobs: new Map() };
+    const { jobs } = running;
+    worker.unref();
+    worker.on('message', (message: FromThread) => {
       if (message.t === 'loaded') {
         loadMs = message.ms;
         return;
       }
       const job = jobs.get(message.id);
-      if (!job) return;
-      if (message.t === 'piece') job.onPiece({ index: message.index, text: message.text, confidence: message.confidence, truncated: message.truncated });
-      else {
-        jobs.delete(message.id);
-        if (jobs.size === 0) w.unref();
-        if (message.t === 'done') job.resolve();
-        else job.reject(new Error(message.message));
+      if (job) {
+        if (message.t === 'piece') job.onPiece({ index: message.index, text: message.text, confidence: message.confidence, truncated: message.truncated });
+        else {
+          jobs.delete(message.id);
+          if (message.t === 'done') job.resolve();
+          else job.reject(new Error(message.message));
+        }
       }
+      if (jobs.size === 0) worker.unref();
     });
     const fail = (err: Error) => {
-      if (worker === w) worker = undefined;
+      if (current === running) current = undefined;
       for (const job of jobs.values()) job.reject(err);
       jobs.clear();
     };
-    w.on('error', fail);
-    w.on('exit', (code) => fail(new Error(`the speech recognition thread stopped (exit code ${code})`)));
-    return w;
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the speech recognition thread stopped (exit code ${code})`)));
+    return running;
   }
 
   return {
@@ -180,12 +188,12 @@ export function createMoonshineThread(options: { files: MoonshineFiles; threads:
       return loadMs;
     },
     recognise(samples, pieces, onPiece, signal) {
-      const w = (worker ??= start());
+      const { worker, jobs } = (current ??= start());
       const id = nextId++;
       let settledResolve!: () => void;
       const settled = new Promise<void>((resolve) => (settledResolve = resolve));
       return new Promise<void>((resolve, reject) => {
-        const onAbort = () => w.postMessage({ t: 'cancel', id });
+        const onAbort = () => worker.postMessage({ t: 'cancel', id });
         signal?.addEventListener('abort', onAbort, { once: true });
         const settle = () => {
           signal?.removeEventListener('abort', onAbort);
@@ -197,21 +205,21 @@ export function createMoonshineThread(options: { files: MoonshineFiles; threads:
           reject: (err) => (settle(), reject(err)),
           settled,
         });
-        w.ref();
+        worker.ref();
         // The samples move to the thread (no copy of up to 115 MB on this thread): the caller's array is emptied.
-        w.postMessage({ t: 'run', id, samples, pieces }, [samples.buffer as ArrayBuffer]);
+        worker.postMessage({ t: 'run', id, samples, pieces }, [samples.buffer as ArrayBuffer]);
       });
     },
     async close() {
-      const w = worker;
-      worker = undefined;
-      if (!w) return;
+      const running = current;
+      current = undefined;
+      if (!running) return;
       // Calls in flight are cancelled and end after their current piece: terminating the thread inside an
       // onnxruntime call aborts the whole process (measured: "terminate called after throwing Napi::Error").
-      const inFlight = [...jobs.entries()];
-      for (const [id] of inFlight) w.postMessage({ t: 'cancel', id });
+      const inFlight = [...running.jobs.entries()];
+      for (const [id] of inFlight) running.worker.postMessage({ t: 'cancel', id });
       await Promise.all(inFlight.map(([, job]) => job.settled));
-      await w.terminate();
+      await running.worker.terminate();
     },
   };
 }
