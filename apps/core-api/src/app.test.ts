@@ -68,8 +68,8 @@ describe('health and docs', () => {
       checks: {
         database: 'ok',
         storage: 'ok',
-        // No keys in tests: offline defaults, and no speech recogniser at all (CONTRACTS §4).
-        providers: { storage: 'local', speechToText: 'unavailable', textToSpeech: ['local'], llm: 'local', email: 'outbox', billing: 'offline' },
+        // No keys in tests: offline defaults, the local (Moonshine) recogniser as stt_primary (CONTRACTS §4).
+        providers: { storage: 'local', speechToText: ['local'], textToSpeech: ['local'], llm: 'local', email: 'outbox', billing: 'offline' },
         // Social sign-in providers configured (issue 18): none without OAUTH_* variables.
         oauth: [],
       },

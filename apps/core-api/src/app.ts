@@ -75,6 +75,8 @@ export async function buildApp({ config, deps }: { config: CoreApiConfig; deps: 
     deps.providers ??
     createProviders(config, { db, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, onUsageError: (err) => app.log.warn({ err }, 'AI usage not recorded') });
   app.addHook('onClose', async () => providers.email.close());
+  // The local recogniser's inference threads (jobs stop in preClose, before this runs).
+  app.addHook('onClose', async () => providers.speech.close?.());
   // The helper that spawns ffmpeg/ffprobe for recording jobs (jobs stop in preClose, before this runs).
   app.addHook('onClose', async () => closeSharedProcessSpawner());
   // The typesetting worker of the book and data-export PDFs (@story/pdf), if one started.

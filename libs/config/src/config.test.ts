@@ -17,6 +17,23 @@ describe('loadPlatformConfig', () => {
     expect(c.email).toMatchObject({ driver: 'outbox', outboxDir: path.join(dataDir, 'outbox') });
     expect(c.rateLimit).toEqual({ redisUrl: undefined, scale: 1 });
     expect(c.providers.LLM_PROVIDER).toBe('local');
+    // CONTRACTS §4: with no cloud provider the offline recogniser is stt_primary, Moonshine base.
+    expect(c.providers).toMatchObject({ STT_PRIMARY: 'local', STT_FALLBACK: 'none', LOCAL_STT_MODEL: 'base', LOCAL_STT_CONCURRENCY: 1 });
+    expect(c.providers.LOCAL_STT_THREADS).toBeUndefined();
+  });
+
+  it('keeps a configured cloud provider primary; local can be its fallback', () => {
+    const pick = (env: Record<string, string>) => {
+      const p = loadPlatformConfig({ DATA_DIR: tmp(), ...env }).providers;
+      return [p.STT_PRIMARY, p.STT_FALLBACK];
+    };
+    expect(pick({ STT_PRIMARY: 'google', GOOGLE_SPEECH_API_KEY: 'k' })).toEqual(['google', 'none']);
+    expect(pick({ STT_PRIMARY: 'google', GOOGLE_SPEECH_API_KEY: 'k', STT_FALLBACK: 'local' })).toEqual(['google', 'local']);
+    // A fallback named alone serves alone, as before the local recogniser existed.
+    expect(pick({ STT_FALLBACK: 'deepgram', DEEPGRAM_API_KEY: 'd' })).toEqual(['none', 'deepgram']);
+    expect(pick({ STT_PRIMARY: 'local', STT_FALLBACK: 'deepgram', DEEPGRAM_API_KEY: 'd' })).toEqual(['local', 'deepgram']);
+    expect(pick({ STT_PRIMARY: 'none' })).toEqual(['none', 'none']);
+    expect(loadPlatformConfig({ DATA_DIR: tmp(), LOCAL_STT_MODEL: 'tiny', LOCAL_STT_THREADS: '2' }).providers).toMatchObject({ LOCAL_STT_MODEL: 'tiny', LOCAL_STT_THREADS: 2 });
   });
 
   it('chooses storage by STORAGE_DRIVER: none refuses uploads, local overrides S3_BUCKET, s3 needs a bucket', () => {
@@ -67,6 +84,8 @@ describe('loadPlatformConfig', () => {
     [{ EMAIL_WEBHOOK_SECRET: 'nope' }, /EMAIL_WEBHOOK_SECRET="nope": must look like whsec_/],
     [{ S3_ENDPOINT: 'http://minio:9000' }, /S3_BUCKET: is required when S3_ENDPOINT is set/],
     [{ STT_FALLBACK: 'deepgram' }, /DEEPGRAM_API_KEY: is required when STT_FALLBACK=deepgram/],
+    [{ STT_PRIMARY: 'local', STT_FALLBACK: 'local' }, /STT_FALLBACK="local": cannot be local when STT_PRIMARY is local/],
+    [{ LOCAL_STT_MODEL: 'large' }, /LOCAL_STT_MODEL="large"/],
     [{ LLM_PROVIDER: 'gpt' }, /LLM_PROVIDER="gpt"/],
     [{ RATE_LIMIT_SCALE: '-1' }, /RATE_LIMIT_SCALE/],
     [{ TRUST_PROXY: 'yes please' }, /^Invalid configuration: TRUST_PROXY="yes please": must be a hop count/],

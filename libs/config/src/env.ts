@@ -122,8 +122,12 @@ export const secretsEnv = z.object({
 
 /** AI and speech providers (CONTRACTS §4); every base URL is configurable so tests use local fakes. */
 export const providersEnv = z.object({
-  STT_PRIMARY: z.enum(['google', 'none']).default('none'),
-  STT_FALLBACK: z.enum(['deepgram', 'none']).default('none'),
+  // Unset: local (the offline recogniser, CONTRACTS §4), unless STT_FALLBACK names a provider, which then serves alone.
+  STT_PRIMARY: z.enum(['google', 'local', 'none']).optional().describe('stt_primary: google, local (offline, English) or none'),
+  STT_FALLBACK: z.enum(['deepgram', 'local', 'none']).default('none'),
+  LOCAL_STT_MODEL: z.enum(['base', 'tiny']).default('base').describe('Moonshine model of the local recogniser: base, or tiny for small machines'),
+  LOCAL_STT_THREADS: z.coerce.number().int().min(1).max(64).optional().describe('onnxruntime threads per local transcription (default 1)'),
+  LOCAL_STT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1).describe('Local transcriptions run side by side per process, each with its own copy of the model'),
   GOOGLE_APPLICATION_CREDENTIALS: optionalString().describe('Service-account key file for Cloud Speech-to-Text'),
   GOOGLE_SPEECH_API_KEY: optionalString().describe('API key for Cloud Speech-to-Text (instead of a service account)'),
   GOOGLE_CLOUD_PROJECT: optionalString().describe('Google project id (spares the client a metadata-server probe)'),

@@ -37,6 +37,7 @@ export const platformEnvSchema = runtimeEnv
       'is required when STT_PRIMARY=google',
     );
     need(env.STT_FALLBACK === 'deepgram' && !env.DEEPGRAM_API_KEY, 'DEEPGRAM_API_KEY', 'is required when STT_FALLBACK=deepgram');
+    need(env.STT_PRIMARY === 'local' && env.STT_FALLBACK === 'local', 'STT_FALLBACK', 'cannot be local when STT_PRIMARY is local');
     need(env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL, 'OPENAI_API_KEY', 'is required when LLM_PROVIDER=openai');
     need(env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY', 'is required when LLM_PROVIDER=anthropic');
     need(env.SEARCH_PROVIDER === 'meilisearch' && !env.MEILI_URL, 'MEILI_URL', 'is required when SEARCH_PROVIDER=meilisearch');
@@ -79,10 +80,12 @@ export interface PlatformConfig {
   /** Emails that hold role admin (support) while listed and verified. */
   adminEmails: string[];
   supportEmails: string[];
-  providers: Pick<
+  providers: { STT_PRIMARY: 'google' | 'local' | 'none' } & Pick<
     PlatformEnv,
-    | 'STT_PRIMARY'
     | 'STT_FALLBACK'
+    | 'LOCAL_STT_MODEL'
+    | 'LOCAL_STT_THREADS'
+    | 'LOCAL_STT_CONCURRENCY'
     | 'GOOGLE_APPLICATION_CREDENTIALS'
     | 'GOOGLE_SPEECH_API_KEY'
     | 'GOOGLE_CLOUD_PROJECT'
@@ -163,8 +166,11 @@ export function loadPlatformConfig(env: Record<string, string | undefined>, opti
     adminEmails: e.ADMIN_EMAILS,
     supportEmails: e.SUPPORT_EMAILS,
     providers: {
-      STT_PRIMARY: e.STT_PRIMARY,
+      STT_PRIMARY: e.STT_PRIMARY ?? (e.STT_FALLBACK === 'none' ? 'local' : 'none'),
       STT_FALLBACK: e.STT_FALLBACK,
+      LOCAL_STT_MODEL: e.LOCAL_STT_MODEL,
+      LOCAL_STT_THREADS: e.LOCAL_STT_THREADS,
+      LOCAL_STT_CONCURRENCY: e.LOCAL_STT_CONCURRENCY,
       GOOGLE_APPLICATION_CREDENTIALS: e.GOOGLE_APPLICATION_CREDENTIALS,
       GOOGLE_SPEECH_API_KEY: e.GOOGLE_SPEECH_API_KEY,
       GOOGLE_CLOUD_PROJECT: e.GOOGLE_CLOUD_PROJECT,

@@ -9,6 +9,17 @@ export type Database = PostgresJsDatabase<Schema>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type DbOrTx = Database | Transaction;
 
+/**
+ * The postgres.js transaction under a Drizzle one, for writes that take postgres.js (the job queue's
+ * enqueue) and must commit with the Drizzle writes beside them: drizzle-orm/postgres-js/session.js keeps
+ * that client on the transaction's session.
+ */
+export function postgresTransactionOf(tx: DbOrTx): postgres.TransactionSql {
+  const client = (tx as unknown as { session?: { client?: postgres.TransactionSql } }).session?.client;
+  if (!client || typeof (client as { savepoint?: unknown }).savepoint !== 'function') throw new Error('Not a Drizzle transaction over postgres.js');
+  return client;
+}
+
 export interface DbClient {
   db: Database;
   sql: postgres.Sql;

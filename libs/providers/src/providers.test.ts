@@ -11,7 +11,7 @@ afterAll(async () => t.drop());
 const build = (env: Record<string, string>) => createProviders(loadPlatformConfig(testEnv(env)), { db: t.db, publicBaseUrl: 'http://127.0.0.1:3000' });
 
 it('serves every capability offline with no configuration', () => {
-  expect(describeProviders(build({}))).toEqual({ storage: 'local', speechToText: 'unavailable', textToSpeech: ['local'], llm: 'local', email: 'outbox', billing: 'offline' });
+  expect(describeProviders(build({}))).toEqual({ storage: 'local', speechToText: ['local'], textToSpeech: ['local'], llm: 'local', email: 'outbox', billing: 'offline' });
 });
 
 it('chooses the real adapters from configuration', async () => {

@@ -15,3 +15,5 @@ export * from './access/token-attacks';
 export * from './access/impersonation-probe';
 export * from './pdf-reader';
 export * from './tls-fixtures';
+export * from './speech-fixtures';
+export * from './word-error-rate';

@@ -73,7 +73,8 @@ it('recordings: the upload answer, one recording and the list carry the Recordin
   ]);
   const res = await t.app.inject({ method: 'POST', url: '/api/recordings', headers: { ...user.headers, ...body.headers }, payload: body.payload });
   expect(res.statusCode).toBe(201);
-  const extras = ['description', 'mime_type', 'campaign_id'];
+  // transcript_model: which model made the server transcript (CONTRACTS §4 local recogniser).
+  const extras = ['description', 'mime_type', 'campaign_id', 'transcript_model'];
   expectSpecKeys(res.json().recording, RECORDING, extras);
   const one = await t.app.inject({ method: 'GET', url: `/api/recordings/${res.json().recording.id}`, headers: user.headers });
   expectSpecKeys(one.json().recording, RECORDING, extras);

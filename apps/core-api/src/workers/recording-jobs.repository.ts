@@ -10,6 +10,8 @@ export interface RecordingForJob {
   mimeType: string | null;
   durationSeconds: number | null;
   hasWaveform: boolean;
+  /** The owner's user_voice_settings.preferred_language, when they have saved voice settings. */
+  preferredLanguage: string | null;
 }
 
 export interface TranscriptResult {
@@ -17,15 +19,18 @@ export interface TranscriptResult {
   provider: string;
   words?: unknown[] | null;
   durationSeconds: number;
+  /** The model that made it, when the provider names one (transcript_model). */
+  model?: string;
 }
 
 export function createRecordingJobsRepository(sql: Sql) {
   return {
     async forJob(recordingId: string): Promise<RecordingForJob | undefined> {
       const [rec] = await sql<RecordingForJob[]>`
-        select id, user_id as "userId", storage_key as "storageKey", mime_type as "mimeType", duration_seconds as "durationSeconds",
-               waveform_data is not null as "hasWaveform"
-          from recordings where id = ${recordingId}`;
+        select r.id, r.user_id as "userId", r.storage_key as "storageKey", r.mime_type as "mimeType", r.duration_seconds as "durationSeconds",
+               r.waveform_data is not null as "hasWaveform", v.preferred_language as "preferredLanguage"
+          from recordings r left join user_voice_settings v on v.user_id = r.user_id
+         where r.id = ${recordingId}`;
       return rec;
     },
 
@@ -48,7 +53,7 @@ export function createRecordingJobsRepository(sql: Sql) {
       await sql`
         update recordings set transcript = ${result.text}, transcript_source = ${result.provider}, transcript_status = 'done',
                transcript_error = null, transcript_updated_at = now() at time zone 'utc',
-               transcript_words = ${result.words ? JSON.stringify(result.words) : null}::jsonb,
+               transcript_words = ${result.words ? JSON.stringify(result.words) : null}::jsonb, transcript_model = ${result.model ?? null},
                duration_seconds = coalesce(duration_seconds, ${Math.round(result.durationSeconds) || null}), updated_at = now()
          where id = ${id}`;
     },

@@ -5,8 +5,11 @@
 //
 // Transcript states (spec 000 States): the job sets processing; success sets done with the provider's real
 // name as transcript_source; a failure worth retrying goes back to pending while the job waits out its
-// backoff; a final failure sets failed with a plain transcript_error. With no provider configured the job
-// fails at once with that message and the browser caption stays as the transcript. A job whose worker died
+// backoff; a final failure sets failed with a plain transcript_error. On the embedded defaults the provider
+// is the local recogniser (CONTRACTS §4), run here in the job runner's process: the owner's voice-settings
+// language goes with the request (the English-only recogniser refuses any other), and each recognised piece
+// extends the job's lease. With recognition switched off (STT_PRIMARY=none) the job fails at once with
+// that message and the browser caption stays as the transcript. A job whose worker died
 // is taken over when its lease runs out, and once out of attempts its recording is set failed, so no
 // recording stays in processing forever.
 //
@@ -20,7 +23,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Sql } from 'postgres';
 import { z } from 'zod';
-import { createJobRunner, defineJob, StuckJobError, type JobRunner } from '@story/jobs';
+import { createJobRunner, defineJob, StuckJobError, type JobContext, type JobRunner } from '@story/jobs';
 import { mediaFromFile, NOT_CONFIGURED_MESSAGE, ProviderError, type ObjectStorage, type SpeechRecognition } from '@story/providers';
 import { computeWaveform, probeMedia } from '../features/recordings/media-probe';
 import { createRecordingJobsRepository, type RecordingForJob } from './recording-jobs.repository';
@@ -76,17 +79,27 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
     return probe.durationSeconds;
   }
 
-  async function transcribe(rec: RecordingForJob, file: string) {
+  async function transcribe(rec: RecordingForJob, file: string, ctx: Pick<JobContext<unknown>, 'signal' | 'progress'>) {
     await recordings.markProcessing(rec.id);
     // The temp file, streamed by the adapter (and opened again for a retry or the fallback).
     const media = mediaFromFile(file, (await stat(file)).size);
-    const result = await speech.transcribe(media, { mimeType: rec.mimeType ?? 'application/octet-stream', language: 'auto', userId: rec.userId, feature: 'recording-transcription' });
+    const result = await speech.transcribe(media, {
+      mimeType: rec.mimeType ?? 'application/octet-stream',
+      language: 'auto',
+      // The English-only local recogniser refuses a speaker whose settings name another language (CONTRACTS §4).
+      preferredLanguage: rec.preferredLanguage ?? undefined,
+      userId: rec.userId,
+      feature: 'recording-transcription',
+      signal: ctx.signal,
+      // A long local transcription reports each piece: the job's lease is extended as it goes.
+      onProgress: (p) => ctx.progress({ transcribedSeconds: p.doneSeconds, totalSeconds: p.totalSeconds }),
+    });
     await recordings.saveTranscript(rec.id, result);
   }
 
   const markFailed = (recordingId: string, message: string) => recordings.markFailed(recordingId, message);
 
-  async function run(payload: { recordingId: string; analyze: boolean }) {
+  async function run(payload: { recordingId: string; analyze: boolean }, ctx: Pick<JobContext<unknown>, 'signal' | 'progress'>) {
     const rec = await recordings.forJob(payload.recordingId);
     if (!rec || !rec.storageKey) return { skipped: 'recording gone' };
 
@@ -105,7 +118,7 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
         await markFailed(rec.id, NOT_CONFIGURED_MESSAGE);
         return { transcribed: false, reason: 'not configured' };
       }
-      await transcribe(rec, fetched!.file);
+      await transcribe(rec, fetched!.file, ctx);
       return { transcribed: true };
     } finally {
       await fetched?.cleanup();
@@ -118,7 +131,7 @@ export function recordingProcessJob(deps: RecordingJobDeps) {
     // Long recordings take minutes to transcribe; a worker silent this long has died.
     leaseSeconds: 15 * 60,
     maxAttempts: 5,
-    run: ({ payload }) => run(payload),
+    run: (ctx) => run(ctx.payload, ctx),
     retryable: (err) => (err instanceof ProviderError ? err.retryable : true),
     async onRetry({ recordingId }, err) {
       log.warn({ recordingId, err: failureMessage(err) }, 'recording job failed; retrying');

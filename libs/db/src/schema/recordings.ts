@@ -14,7 +14,7 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
 export const TRANSCRIPT_STATUSES = ['pending', 'processing', 'done', 'failed'] as const;
 export type TranscriptStatus = (typeof TRANSCRIPT_STATUSES)[number];
 /** 'browser' for the live caption, else the provider's real name (CONTRACTS §4). */
-export const TRANSCRIPT_SOURCES = ['browser', 'google', 'deepgram'] as const;
+export const TRANSCRIPT_SOURCES = ['browser', 'google', 'deepgram', 'local'] as const;
 export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
 
 /** One recognised word with its timing, as the speech-to-text provider reports it. */
@@ -58,8 +58,10 @@ export const recordings = pgTable(
     transcriptSource: text('transcript_source').$type<TranscriptSource>(),
     transcriptError: text('transcript_error'),
     transcriptUpdatedAt: timestamp('transcript_updated_at', { withTimezone: false, mode: 'date' }),
-    /** Word timings of the server transcript; null for browser captions. */
+    /** Word timings of the server transcript; null for browser captions. The local recogniser times pieces of speech: each word carries its piece's seconds. */
     transcriptWords: jsonb('transcript_words').$type<TranscriptWord[]>(),
+    /** The model that made the server transcript when the provider names it (local: moonshine-base, moonshine-tiny). */
+    transcriptModel: text('transcript_model'),
     /** Set when converted; story_conversions keeps the audit row, this is the quick "already converted" flag. */
     storyId: uuid('story_id').references((): AnyPgColumn => stories.id, { onDelete: 'set null' }),
     trialSessionId: text('trial_session_id'),

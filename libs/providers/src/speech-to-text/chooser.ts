@@ -27,6 +27,8 @@ export interface SpeechRecognition {
   readonly providers: SttProviderName[];
   /** Transcribe with the requested provider, or primary then fallback for 'auto'. */
   transcribe(media: MediaSource, options: RecognitionOptions): Promise<Transcription>;
+  /** Release what the adapters hold (the local recogniser's inference threads). */
+  close?(): Promise<void>;
 }
 
 type Slot = 'stt_primary' | 'stt_fallback';
@@ -49,11 +51,12 @@ export function createSpeechRecognition(deps: { primary?: SpeechToText; fallback
       feature: feature ?? 'transcription',
       provider: adapter.provider,
       operation: 'stt' as const,
-      metadata: { slot, audioBytes: media.size, mimeType: options.mimeType },
+      metadata: { slot, audioBytes: media.size, mimeType: options.mimeType } as Record<string, unknown>,
     };
     try {
       const result = await adapter.transcribe(media, transcribeOptions);
-      await record({ ...base, audioSeconds: result.durationSeconds, costUsd: result.costUsd, latencyMs: performance.now() - started, success: true });
+      const metadata = result.model ? { ...base.metadata, model: result.model } : base.metadata;
+      await record({ ...base, metadata, audioSeconds: result.durationSeconds, costUsd: result.costUsd, latencyMs: performance.now() - started, success: true });
       return result;
     } catch (err) {
       const error = toProviderError(adapter.provider, err);
@@ -81,6 +84,9 @@ export function createSpeechRecognition(deps: { primary?: SpeechToText; fallback
   return {
     available: providers.length > 0,
     providers,
+    async close() {
+      await Promise.all([primary?.close?.(), fallback?.close?.()]);
+    },
     async transcribe(media, options) {
       if (!primary && !fallback) throw new ProviderError('unavailable', 'none', NOT_CONFIGURED_MESSAGE);
       const choice = options.provider ?? 'auto';

@@ -1,7 +1,11 @@
-// createSpeechToText wiring: config picks adapters, and a configured pair works end to end against fakes.
+// createSpeechToText wiring: config picks adapters, and a configured pair works end to end against fakes
+// (and against the real local recogniser as the fallback).
+import { stat } from 'node:fs/promises';
+import { JFK_SPEECH, wordErrorRate } from '@story/testing';
+import { closeSharedProcessSpawner } from '../process-spawner';
 import { createMemoryUsageRecorder } from '../shared/usage';
 import { createSpeechToText } from './index';
-import { mediaFromBuffer } from './speech-to-text.port';
+import { mediaFromBuffer, mediaFromFile } from './speech-to-text.port';
 import { json, startFakeServer, type FakeServer } from './test/fake-http-server';
 
 describe('createSpeechToText', () => {
@@ -12,6 +16,16 @@ describe('createSpeechToText', () => {
 
   it('needs a Deepgram key when deepgram is the fallback', () => {
     expect(() => createSpeechToText({ STT_PRIMARY: 'none', STT_FALLBACK: 'deepgram' }, { usage: createMemoryUsageRecorder() })).toThrow(/DEEPGRAM_API_KEY/);
+  });
+
+  it('makes local the primary, or the fallback of a cloud primary, never both', async () => {
+    const usage = createMemoryUsageRecorder();
+    const alone = createSpeechToText({ STT_PRIMARY: 'local', STT_FALLBACK: 'none' }, { usage });
+    expect(alone.providers).toEqual(['local']);
+    const behindGoogle = createSpeechToText({ STT_PRIMARY: 'google', STT_FALLBACK: 'local', GOOGLE_SPEECH_API_KEY: 'k' }, { usage });
+    expect(behindGoogle.providers).toEqual(['google', 'local']);
+    expect(() => createSpeechToText({ STT_PRIMARY: 'local', STT_FALLBACK: 'local' }, { usage })).toThrow(/cannot be local/);
+    await Promise.all([alone.close?.(), behindGoogle.close?.()]);
   });
 
   it('rejects an unknown provider name', () => {
@@ -31,7 +45,9 @@ describe('createSpeechToText', () => {
     afterAll(async () => {
       await google.close();
       await deepgram.close();
+      await closeSharedProcessSpawner();
     });
+
 
     it('transcribes through the fallback and records both attempts', async () => {
       const usage = createMemoryUsageRecorder();
@@ -57,5 +73,24 @@ describe('createSpeechToText', () => {
         ['deepgram', true, undefined],
       ]);
     });
+
+    it('STT_FALLBACK=local: the local recogniser writes the recording down when google fails, and says which model did', async () => {
+      const usage = createMemoryUsageRecorder();
+      const stt = createSpeechToText(
+        { STT_PRIMARY: 'google', STT_FALLBACK: 'local', LOCAL_STT_MODEL: 'tiny', GOOGLE_SPEECH_API_KEY: 'g-key', GOOGLE_CLOUD_PROJECT: 'test-project', GOOGLE_SPEECH_ENDPOINT: google.url },
+        { usage, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 }, timeoutMs: 2000 },
+      );
+      try {
+        const result = await stt.transcribe(mediaFromFile(JFK_SPEECH.file, (await stat(JFK_SPEECH.file)).size), { mimeType: 'audio/wav', language: 'auto' });
+        expect(result).toMatchObject({ provider: 'local', model: 'moonshine-tiny', costUsd: 0 });
+        expect(wordErrorRate(JFK_SPEECH.text, result.text)).toBeLessThanOrEqual(0.15);
+        expect(usage.entries.map((e) => [e.provider, e.success, e.metadata?.['slot'], e.metadata?.['model']])).toEqual([
+          ['google', false, 'stt_primary', undefined],
+          ['local', true, 'stt_fallback', 'moonshine-tiny'],
+        ]);
+      } finally {
+        await stt.close?.();
+      }
+    }, 60_000);
   });
 });

@@ -1,10 +1,12 @@
-// Speech-to-text from config: one `switch` per slot with an exhaustive default (CONVENTIONS 8). No
-// provider configured is a valid server: the chooser then reports speech recognition unavailable.
+// Speech-to-text from config: one `switch` per slot with an exhaustive default (CONVENTIONS 8). The
+// offline `local` recogniser is the embedded default of stt_primary (CONTRACTS §4) and can be the fallback
+// of a cloud primary; `none` in both slots is a valid server: the chooser then reports recognition unavailable.
 import type { RetryPolicy } from '../shared/resilience';
 import type { UsageRecorder } from '../shared/usage';
 import { createSpeechRecognition, type SpeechRecognition } from './chooser';
 import { createDeepgramSpeechToText } from './deepgram.adapter';
 import { createGoogleSpeechToText, type GoogleSpeechConfig } from './google.adapter';
+import { createLocalSpeechToText, type LocalSpeechConfig } from './local.adapter';
 import type { SpeechToText } from './speech-to-text.port';
 
 export * from './speech-to-text.port';
@@ -13,10 +15,15 @@ export { createGoogleSpeechToText, googleEncodingFor, GOOGLE_INLINE_LIMIT_BYTES,
 export { createDeepgramSpeechToText, DEEPGRAM_MAX_BYTES, type DeepgramSpeechConfig } from './deepgram.adapter';
 export { STT_PRICE_PER_MINUTE_USD, sttCostUsd } from './stt-pricing';
 export { createGcsUploader, type GcsUploadConfig } from './gcs-upload';
+export { createLocalSpeechToText, assertEnglish, EnglishOnlyError, CLOUD_STT_SETTING, LOCAL_STT_MAX_SECONDS, type LocalSpeechConfig, type LocalSpeechToText } from './local.adapter';
+export { MOONSHINE_MODELS, type MoonshineModel } from './local/model-files';
 
 export interface SpeechToTextConfig {
-  STT_PRIMARY: 'google' | 'none';
-  STT_FALLBACK: 'deepgram' | 'none';
+  STT_PRIMARY: 'google' | 'local' | 'none';
+  STT_FALLBACK: 'deepgram' | 'local' | 'none';
+  LOCAL_STT_MODEL?: LocalSpeechConfig['model'];
+  LOCAL_STT_THREADS?: number;
+  LOCAL_STT_CONCURRENCY?: number;
   /** Service-account key file; unset means application default credentials (or the API key below). */
   GOOGLE_APPLICATION_CREDENTIALS?: string;
   /** API key credential for Cloud Speech-to-Text, an alternative to a service account. */
@@ -36,6 +43,9 @@ export interface SpeechToTextDeps {
 }
 
 export function createSpeechToText(config: SpeechToTextConfig, deps: SpeechToTextDeps): SpeechRecognition {
+  // One local recogniser (one model in memory) whichever slot it fills.
+  const local = () => createLocalSpeechToText({ model: config.LOCAL_STT_MODEL ?? 'base', threads: config.LOCAL_STT_THREADS, concurrency: config.LOCAL_STT_CONCURRENCY });
+  if (config.STT_PRIMARY === 'local' && config.STT_FALLBACK === 'local') throw new Error('STT_FALLBACK cannot be local when STT_PRIMARY is local');
   let primary: SpeechToText | undefined;
   switch (config.STT_PRIMARY) {
     case 'google':
@@ -49,6 +59,9 @@ export function createSpeechToText(config: SpeechToTextConfig, deps: SpeechToTex
         gcsUri: deps.googleGcsUri,
       });
       break;
+    case 'local':
+      primary = local();
+      break;
     case 'none':
       break;
     default: {
@@ -61,6 +74,9 @@ export function createSpeechToText(config: SpeechToTextConfig, deps: SpeechToTex
     case 'deepgram':
       if (!config.DEEPGRAM_API_KEY) throw new Error('STT_FALLBACK=deepgram needs DEEPGRAM_API_KEY');
       fallback = createDeepgramSpeechToText({ apiKey: config.DEEPGRAM_API_KEY, baseUrl: config.DEEPGRAM_BASE_URL, timeoutMs: deps.timeoutMs, retry: deps.retry });
+      break;
+    case 'local':
+      fallback = local();
       break;
     case 'none':
       break;

@@ -1,6 +1,6 @@
 // Speech-to-text port (CONVENTIONS 8): one interface the recording and /api/transcribe flows call, with
-// an adapter per vendor (google as stt_primary, deepgram as stt_fallback) behind it. There is no local
-// recogniser: offline engines available here produce nonsense on free speech (CONTRACTS §4).
+// an adapter per vendor behind it: google (stt_primary), deepgram (stt_fallback), and local, the offline
+// Moonshine recogniser (English only) that is the primary when no cloud provider is configured (CONTRACTS §4).
 //
 // Media comes as a MediaSource (a file on disk, or bytes already in memory for small uploads), never as
 // one Buffer the caller must fill: direct uploads reach the stored-file limit, and each adapter streams
@@ -46,13 +46,20 @@ export function assertWithinCap(provider: SttProviderName, media: MediaSource, m
   }
 }
 
-export type SttProviderName = 'google' | 'deepgram';
+export type SttProviderName = 'google' | 'deepgram' | 'local';
 
 export interface TranscribeOptions {
   /** Media type of the bytes as uploaded, e.g. `audio/webm;codecs=opus`, `video/quicktime`. */
   mimeType: string;
   /** BCP-47 code, or 'auto' to let the provider detect the language. */
   language?: string;
+  /**
+   * The speaker's language from their settings (user_voice_settings.preferred_language), when the request
+   * named none: cloud providers keep detecting, the English-only local recogniser refuses any other.
+   */
+  preferredLanguage?: string;
+  /** Hears how far a long transcription has got (the local recogniser calls it after each piece). */
+  onProgress?: (progress: { doneSeconds: number; totalSeconds: number }) => void | Promise<void>;
   /** Context phrases (names, places) that bias recognition. */
   prompt?: string;
   /** Cancels the call; the adapter then throws ProviderError('failed'). */
@@ -75,8 +82,23 @@ export interface Transcription {
   durationSeconds: number;
   /** The provider's real name; this is what transcript_source stores. */
   provider: SttProviderName;
+  /** The model that made the transcript, when the provider names it (local: moonshine-base or moonshine-tiny). */
+  model?: string;
   costUsd: number;
+  /**
+   * Word timings. The local recogniser times pieces of speech, not words: each word carries the start and
+   * end of the piece it was heard in (see `segments`).
+   */
   words?: TranscriptWord[];
+  /** The pieces the audio was cut into, with their seconds and text (local recogniser). */
+  segments?: TranscriptSegment[];
+}
+
+export interface TranscriptSegment {
+  /** Seconds from the start of the media. */
+  start: number;
+  end: number;
+  text: string;
 }
 
 export interface SpeechToText {
@@ -85,4 +107,6 @@ export interface SpeechToText {
   readonly maxBytes: number;
   /** Transcribe one recording; failures are ProviderErrors (rejected_input for media the provider cannot read or over maxBytes). */
   transcribe(media: MediaSource, options: TranscribeOptions): Promise<Transcription>;
+  /** Release threads or connections the adapter holds (the local recogniser's inference threads). */
+  close?(): Promise<void>;
 }

@@ -7,6 +7,8 @@ export const STT_PRICE_PER_MINUTE_USD: Readonly<Record<SttProviderName, number>>
   google: 0.024,
   // Deepgram Nova-2 pre-recorded, pay as you go.
   deepgram: 0.0043,
+  // The local recogniser runs on this server's own CPU: no charge per minute.
+  local: 0,
 };
 
 /** Cost of `seconds` of audio at the provider's per-minute price, rounded to a millionth of a dollar. */

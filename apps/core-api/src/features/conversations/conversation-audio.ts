@@ -1,6 +1,7 @@
 // The audio of one conversation turn: measured, capped at 5 minutes, stored under a server key and
 // attached to its message (or to a new answer) in one transaction. Storage that throws answers 502 and
 // nothing is written; a failed write removes the stored object, so no orphan stays behind.
+import type { DbOrTx } from '@story/db';
 import { AppError, badRequest, conflict, notFound } from '@story/http';
 import { newObjectKey, ProviderError, type ObjectStorage } from '@story/providers';
 import type { UploadedAudio } from '../speech/audio-upload';
@@ -12,6 +13,13 @@ export interface TurnAudioDeps {
   storage: Pick<ObjectStorage, 'put' | 'delete'>;
   /** Seconds of media in the bytes, or null when they cannot be read. */
   probeDuration: (media: Buffer, signal?: AbortSignal) => Promise<number | null>;
+  /**
+   * Queue server transcription of a turn stored without a transcript, in the transaction that stores it
+   * (absent when no speech recogniser is configured: the turn then waits for a typed transcript).
+   */
+  queueTranscription?: (messageId: string, audioKey: string, tx: DbOrTx) => Promise<void>;
+  /** Wake the job runner once the transaction has committed. */
+  wakeRunner?: () => void;
 }
 
 export interface TurnAudioInput {
@@ -21,7 +29,7 @@ export interface TurnAudioInput {
   transcript?: string;
 }
 
-export function createTurnAudio({ repo, storage, probeDuration }: TurnAudioDeps) {
+export function createTurnAudio({ repo, storage, probeDuration, queueTranscription, wakeRunner }: TurnAudioDeps) {
   async function storeObject(conversation: ConversationRow, audio: UploadedAudio): Promise<string> {
     const key = newObjectKey(`conversations/${conversation.userId}/${conversation.id}`, audio.extension);
     try {
@@ -58,6 +66,8 @@ export function createTurnAudio({ repo, storage, probeDuration }: TurnAudioDeps)
     const audioMeta = { audioType: input.audio.mimeType, audioBytes: input.audio.buffer.length };
     try {
       if (signal.aborted) throw new AppError('timeout', 'The upload ran out of time');
+      // A turn without words of its own is written down by the server (spec 000 Conversations, CONTRACTS §4).
+      const transcribe = !!queueTranscription && !input.transcript && (!target || target.content.trim() === '');
       const saved = await repo.transaction(async (tx) => {
         let messageId: string;
         let added = seconds;
@@ -69,7 +79,7 @@ export function createTurnAudio({ repo, storage, probeDuration }: TurnAudioDeps)
               audioStorageKey: key,
               durationSeconds: seconds,
               ...(target.content.trim() === '' && input.transcript ? { content: input.transcript } : {}),
-              metadata: { ...target.metadata, ...audioMeta },
+              metadata: { ...target.metadata, ...audioMeta, ...(transcribe ? { transcriptPending: true, transcriptStatus: 'pending' } : {}) },
             },
             tx,
           );
@@ -82,14 +92,16 @@ export function createTurnAudio({ repo, storage, probeDuration }: TurnAudioDeps)
               content: input.transcript ?? '',
               audioStorageKey: key,
               durationSeconds: seconds,
-              metadata: { ...audioMeta, transcriptPending: !input.transcript },
+              metadata: { ...audioMeta, transcriptPending: !input.transcript, ...(transcribe ? { transcriptStatus: 'pending' } : {}) },
             },
             tx,
           );
         }
+        if (transcribe) await queueTranscription(messageId, key, tx);
         const totals = await repo.addAudio(conversation.id, { addedSeconds: added, newTurn: !target }, tx);
         return { messageId, ...totals };
       });
+      if (transcribe) wakeRunner?.();
       // The replaced recording of this turn is no longer referenced.
       if (target?.audioStorageKey) await storage.delete(target.audioStorageKey).catch(() => undefined);
       return {

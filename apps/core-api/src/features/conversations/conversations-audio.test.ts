@@ -61,7 +61,10 @@ describe('POST /api/conversations/upload-audio', () => {
     expect(res.json()).toMatchObject({ durationSeconds: 3, mimeType: 'audio/webm' });
     expect(res.json().audioKey).toMatch(/\.webm$/);
     const [message] = await t.database.sql`select content, metadata from conversation_messages where id = ${res.json().messageId}`;
-    expect(message).toEqual({ content: '', metadata: { audioType: 'audio/webm', audioBytes: webm.length, transcriptPending: true } });
+    // No transcript sent: the server writes the turn down (the local recogniser here; recordings.local-stt.test.ts runs it).
+    expect(message).toEqual({ content: '', metadata: { audioType: 'audio/webm', audioBytes: webm.length, transcriptPending: true, transcriptStatus: 'pending' } });
+    const [job] = await t.database.sql`select kind, status, payload from jobs where payload->>'messageId' = ${res.json().messageId}`;
+    expect(job).toEqual({ kind: 'conversation.transcribe-turn', status: 'queued', payload: { messageId: res.json().messageId, audioKey: res.json().audioKey } });
   });
 
   it('attaches an MP3 to an existing turn, replacing its earlier audio', async () => {

@@ -11,7 +11,7 @@ import { providerFailure } from '../speech/provider-failure';
 import { createConversationsRepository, type ConversationRow } from './conversations.repository';
 import { answersText, MAX_TAGS, normalizeTags, toMessage, toView } from './conversations.views';
 import { analyzeTexts } from './conversation-analysis';
-import { createTurnAudio, type TurnAudioInput } from './conversation-audio';
+import { createTurnAudio, type TurnAudioDeps, type TurnAudioInput } from './conversation-audio';
 import { createInterviewerChat } from './conversation-chat';
 import { assessQuality, type QualityMetrics } from './conversation-insights';
 
@@ -30,13 +30,16 @@ export interface ConversationsDeps {
   access: Pick<AccessPolicy, 'require'>;
   /** Seconds of media in the bytes, or null when they cannot be read. */
   probeDuration: (media: Buffer, signal?: AbortSignal) => Promise<number | null>;
+  /** Server transcription of turns stored without a transcript (conversation-audio.ts). */
+  queueTranscription?: TurnAudioDeps['queueTranscription'];
+  wakeRunner?: () => void;
 }
 
 export function createConversationsService(deps: ConversationsDeps) {
   const { llm, access } = deps;
   const repo = createConversationsRepository(deps.db);
   const chat = createInterviewerChat({ repo, llm });
-  const turnAudio = createTurnAudio({ repo, storage: deps.storage, probeDuration: deps.probeDuration });
+  const turnAudio = createTurnAudio({ repo, storage: deps.storage, probeDuration: deps.probeDuration, queueTranscription: deps.queueTranscription, wakeRunner: deps.wakeRunner });
 
   /** The conversation when the caller may do `permission` with it: 404 when not theirs to see, 403 when they lack the role. */
   async function load(callerId: string, id: string, permission: Permission): Promise<ConversationRow> {

@@ -24,6 +24,7 @@ export interface RecordingRow {
   transcriptStatus: string | null;
   transcriptSource: string | null;
   transcriptError: string | null;
+  transcriptModel: string | null;
   transcriptUpdatedAt: Date | string | null;
   storyId: string | null;
   trialSessionId: string | null;
@@ -53,7 +54,7 @@ export function createRecordingsRepository(sql: Sql) {
     duration_seconds as "durationSeconds", audio_url as "audioUrl", storage_key as "storageKey", mime_type as "mimeType",
     waveform_data as "waveformData", tags, status, media_type as "mediaType", original_file_size_bytes::float8 as "originalFileSizeBytes",
     transcript_status as "transcriptStatus", transcript_source as "transcriptSource", transcript_error as "transcriptError",
-    transcript_updated_at as "transcriptUpdatedAt", story_id as "storyId", trial_session_id as "trialSessionId", created_at as "createdAt"`;
+    transcript_model as "transcriptModel", transcript_updated_at as "transcriptUpdatedAt", story_id as "storyId", trial_session_id as "trialSessionId", created_at as "createdAt"`;
 
   return {
     transaction: <T>(work: (tx: SqlOrTx) => Promise<T>): Promise<T> => sql.begin(work) as Promise<T>,

@@ -20,6 +20,8 @@ export const recordingView = z.object({
   transcript_status: z.string().nullable(),
   transcript_source: z.string().nullable(),
   transcript_error: z.string().nullable(),
+  /** The model that made the server transcript, when the provider names it (local: moonshine-base or moonshine-tiny). */
+  transcript_model: z.string().nullable(),
   transcript_updated_at: z.string().nullable(),
   story_id: z.uuid().nullable(),
   campaign_id: z.uuid().nullable(),
@@ -56,6 +58,7 @@ export function toRecordingView(r: RecordingRow): RecordingView {
     transcript_status: r.transcriptStatus,
     transcript_source: r.transcriptSource,
     transcript_error: r.transcriptError,
+    transcript_model: r.transcriptModel,
     transcript_updated_at: iso(r.transcriptUpdatedAt),
     story_id: r.storyId,
     campaign_id: r.campaignId,

@@ -14,7 +14,7 @@ const MAX_PROMPT_CHARACTERS = 2000;
 export const transcribeResponse = z.object({
   success: z.literal(true),
   transcript: z.string(),
-  provider: z.string().describe('The real provider: google (stt_primary) or deepgram (stt_fallback)'),
+  provider: z.string().describe('The real provider: google, deepgram or local (the offline recogniser, English only)'),
   confidence: z.number().min(0).max(1),
   language: z.string(),
   cost: z.number().describe('USD'),
@@ -24,6 +24,7 @@ export const transcribeResponse = z.object({
     audioType: z.string(),
     processingTime: z.number().describe('Milliseconds'),
     words: z.number().int().optional(),
+    model: z.string().optional().describe('The model that made the transcript, when the provider names it (local: moonshine-base or moonshine-tiny)'),
   }),
 });
 

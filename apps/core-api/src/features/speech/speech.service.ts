@@ -2,6 +2,7 @@
 // provider calls through the ports of libs/providers, failures as AppErrors in our words.
 import { AppError, badRequest, notFound } from '@story/http';
 import {
+  EnglishOnlyError,
   mediaFromBuffer,
   ProviderError,
   TEXT_TO_SPEECH_PROVIDERS,
@@ -34,7 +35,7 @@ export interface TranscribeResult {
   language: string;
   cost: number;
   duration: number;
-  metadata: { audioSize: number; audioType: string; processingTime: number; words?: number };
+  metadata: { audioSize: number; audioType: string; processingTime: number; words?: number; model?: string };
 }
 
 export interface SynthesizeInput {
@@ -50,7 +51,14 @@ export interface SynthesizeInput {
   voiceField?: string;
 }
 
-export function createSpeechService({ speech, tts }: { speech: SpeechRecognition; tts: TextToSpeechProviders }) {
+export interface SpeechServiceDeps {
+  speech: SpeechRecognition;
+  tts: TextToSpeechProviders;
+  /** The caller's user_voice_settings.preferred_language (null without saved settings). */
+  preferredLanguage?: (userId: string) => Promise<string | null>;
+}
+
+export function createSpeechService({ speech, tts, preferredLanguage }: SpeechServiceDeps) {
   function ttsProvider(name: string): TextToSpeech {
     const provider = (TEXT_TO_SPEECH_PROVIDERS as readonly string[]).includes(name) ? tts.byName(name) : undefined;
     if (!provider) {
@@ -92,15 +100,19 @@ export function createSpeechService({ speech, tts }: { speech: SpeechRecognition
     async transcribe(input: TranscribeInput): Promise<TranscribeResult> {
       if (!speech.available) {
         throw new AppError('unavailable', 'Speech recognition is not configured on this server, so audio cannot be transcribed here.', {
-          details: 'An operator can enable it with STT_PRIMARY=google or STT_FALLBACK=deepgram.',
+          details: 'An operator can enable it with STT_PRIMARY=local (offline, English), STT_PRIMARY=google or STT_FALLBACK=deepgram.',
         });
       }
       const started = performance.now();
+      // Without a language in the request, the caller's voice settings tell an English-only recogniser what it would hear.
+      const named = input.language !== undefined && input.language !== 'auto';
+      const preferred = named || !preferredLanguage ? undefined : ((await preferredLanguage(input.userId)) ?? undefined);
       try {
         // At most 8 MB (the multipart limit), already in memory: handed on as a re-readable source.
         const result = await speech.transcribe(mediaFromBuffer(input.audio.buffer), {
           mimeType: input.audio.mimeType,
           language: input.language,
+          preferredLanguage: preferred,
           prompt: input.prompt,
           provider: input.provider,
           userId: input.userId,
@@ -118,6 +130,7 @@ export function createSpeechService({ speech, tts }: { speech: SpeechRecognition
             audioType: input.audio.mimeType,
             processingTime: Math.round(performance.now() - started),
             ...(result.words ? { words: result.words.length } : {}),
+            ...(result.model ? { model: result.model } : {}),
           },
         };
       } catch (err) {
@@ -125,6 +138,10 @@ export function createSpeechService({ speech, tts }: { speech: SpeechRecognition
         if (err instanceof ProviderError && err.kind === 'unavailable' && err.provider === input.provider) {
           throw badRequest(`provider ${input.provider} is not configured on this server; use "auto"`, { field: 'provider' });
         }
+        // Our own words, naming the language and the setting that adds a cloud provider (CONTRACTS §4).
+        if (err instanceof EnglishOnlyError) throw badRequest(`language: ${err.message}`, { field: 'language' });
+        // The local recogniser's refusals say what is wrong with the media (no audio track, too long, unreadable).
+        if (err instanceof ProviderError && err.kind === 'rejected_input' && err.provider === 'local') throw badRequest(`audio: ${err.message}`, { field: 'audio' });
         throw providerFailure(err, {
           what: 'Speech recognition',
           field: 'audio',

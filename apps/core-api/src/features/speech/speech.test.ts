@@ -154,17 +154,31 @@ describe('speech with the default (offline) providers', () => {
   let t: TestContext;
   let user: SignedUp;
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ LOCAL_STT_MODEL: 'tiny' });
     user = await signUp(t.app);
   });
   afterAll(async () => t.close());
 
-  it('answers 503 with a plain sentence when no speech recogniser is configured, logging nothing', async () => {
+  it('transcribes with the local recogniser: a tone holds no speech, so the transcript is empty, never invented words', async () => {
     const body = multipart([{ name: 'audio', value: wav, filename: 'a.wav', contentType: 'audio/wav' }]);
     const res = await t.app.inject({ method: 'POST', url: '/api/transcribe', headers: { ...user.headers, ...body.headers }, payload: body.payload });
-    expect(res.statusCode).toBe(503);
-    expect(res.json().error).toBe('Speech recognition is not configured on this server, so audio cannot be transcribed here.');
-    expect(await t.database.sql`select 1 from ai_usage_logs where user_id = ${user.userId}`).toHaveLength(0);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, transcript: '', provider: 'local', cost: 0, metadata: { model: 'moonshine-tiny' } });
+    expect(await t.database.sql`select provider, success from ai_usage_logs where user_id = ${user.userId}`).toEqual([{ provider: 'local', success: true }]);
+  });
+
+  it('answers 503 with a plain sentence when speech recognition is switched off (STT_PRIMARY=none), logging nothing', async () => {
+    const off = await buildTestApp({ STT_PRIMARY: 'none' });
+    try {
+      const caller = await signUp(off.app);
+      const body = multipart([{ name: 'audio', value: wav, filename: 'a.wav', contentType: 'audio/wav' }]);
+      const res = await off.app.inject({ method: 'POST', url: '/api/transcribe', headers: { ...caller.headers, ...body.headers }, payload: body.payload });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toBe('Speech recognition is not configured on this server, so audio cannot be transcribed here.');
+      expect(await off.database.sql`select 1 from ai_usage_logs where user_id = ${caller.userId}`).toHaveLength(0);
+    } finally {
+      await off.close();
+    }
   });
 
   it('documents every route of this area in the OpenAPI document', async () => {
