@@ -149,6 +149,51 @@ it('progress is recorded on the job and pushes its lease out', async () => {
   expect(await row(id)).toMatchObject({ status: 'succeeded', progress: { done: 1, total: 2 } });
 });
 
+it('a job waiting in a claimed batch starts with its whole lease, and is not run again once another worker took it over', async () => {
+  const queue = freshQueue();
+  const runs: string[] = [];
+  let second = '';
+  let third = '';
+  let leaseAtStart = 0;
+  const defFor = (who: string, whileFirstRuns?: () => Promise<void>) =>
+    defineJob({
+      kind: 'slow',
+      parse: parseNumbered,
+      leaseSeconds: 30,
+      run: async ({ id, payload }) => {
+        runs.push(`${who}:${payload.n}`);
+        if (id === third) {
+          const [r] = await t.sql<{ left: number }[]>`select extract(epoch from lease_expires_at - now())::float8 as left from jobs where id = ${id}`;
+          leaseAtStart = r!.left;
+        }
+        if (payload.n === 1) await whileFirstRuns?.();
+      },
+    });
+  const b = createJobRunner({ sql: t.sql, queue, workerId: 'worker-b', jobs: [defFor('b')] });
+  const a = createJobRunner({
+    sql: t.sql,
+    queue,
+    workerId: 'worker-a',
+    batchSize: 3,
+    jobs: [
+      defFor('a', async () => {
+        // While worker A runs job 1, jobs 2 and 3 wait in its batch. Job 2's lease passes and the sweep of
+        // worker B takes it over and runs it; job 3's lease is about to pass when its turn comes.
+        await t.sql`update jobs set lease_expires_at = now() - interval '1 second' where id = ${second}`;
+        expect(await b.runOnce()).toBe(1);
+        await t.sql`update jobs set lease_expires_at = now() + interval '1 second' where id = ${third}`;
+      }),
+    ],
+  });
+  await a.enqueue('slow', { n: 1 });
+  second = (await a.enqueue('slow', { n: 2 })).id;
+  third = (await a.enqueue('slow', { n: 3 })).id;
+  expect(await a.runOnce()).toBe(3);
+  expect(runs).toEqual(['a:1', 'b:2', 'a:3']);
+  expect(await row(second)).toMatchObject({ status: 'succeeded', attempts: 2 });
+  expect(leaseAtStart).toBeGreaterThan(20);
+});
+
 it('the sweep takes over a job whose worker died, and gives up on one that keeps dying', async () => {
   const queue = freshQueue();
   const reclaimed: number[] = [];

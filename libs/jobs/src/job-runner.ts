@@ -176,6 +176,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       log.error({ jobId: job.id, kind: job.kind }, 'job payload refused');
       return;
     }
+    // A job claimed in a batch waits while the ones before it run: its lease is counted again from its
+    // start, and one that passed meanwhile (the sweep handed the job to another worker) is not run twice.
+    if (!(await queue.heartbeat(job.id, workerId, lease, undefined))) {
+      log.warn({ jobId: job.id, kind: job.kind }, 'job skipped: its lease passed while it waited in the batch');
+      return;
+    }
     const signal = controller.signal;
     const ctx: JobContext<unknown> = {
       id: job.id,
