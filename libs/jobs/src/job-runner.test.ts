@@ -151,22 +151,23 @@ it('progress is recorded on the job and pushes its lease out', async () => {
 
 it('a job waiting in a claimed batch starts with its whole lease, and is not run again once another worker took it over', async () => {
   const queue = freshQueue();
-  const runs: string[] = [];
-  let second = '';
-  let third = '';
+  const runs: { who: string; id: string }[] = [];
+  const ids: string[] = [];
+  let takenOver = '';
+  let nearlyLapsed = '';
   let leaseAtStart = 0;
-  const defFor = (who: string, whileFirstRuns?: () => Promise<void>) =>
+  const defFor = (who: string, whileFirstRuns?: (running: string) => Promise<void>) =>
     defineJob({
       kind: 'slow',
       parse: parseNumbered,
       leaseSeconds: 30,
-      run: async ({ id, payload }) => {
-        runs.push(`${who}:${payload.n}`);
-        if (id === third) {
+      run: async ({ id }) => {
+        runs.push({ who, id });
+        if (id === nearlyLapsed) {
           const [r] = await t.sql<{ left: number }[]>`select extract(epoch from lease_expires_at - now())::float8 as left from jobs where id = ${id}`;
           leaseAtStart = r!.left;
         }
-        if (payload.n === 1) await whileFirstRuns?.();
+        if (runs.length === 1) await whileFirstRuns?.(id);
       },
     });
   const b = createJobRunner({ sql: t.sql, queue, workerId: 'worker-b', jobs: [defFor('b')] });
@@ -176,21 +177,23 @@ it('a job waiting in a claimed batch starts with its whole lease, and is not run
     workerId: 'worker-a',
     batchSize: 3,
     jobs: [
-      defFor('a', async () => {
-        // While worker A runs job 1, jobs 2 and 3 wait in its batch. Job 2's lease passes and the sweep of
-        // worker B takes it over and runs it; job 3's lease is about to pass when its turn comes.
-        await t.sql`update jobs set lease_expires_at = now() - interval '1 second' where id = ${second}`;
+      defFor('a', async (running) => {
+        // While worker A runs its first job, the other two wait in its batch. One's lease passes and the sweep
+        // of worker B takes it over and runs it; the other's lease is about to pass when its turn comes.
+        [takenOver, nearlyLapsed] = ids.filter((id) => id !== running) as [string, string];
+        await t.sql`update jobs set lease_expires_at = now() - interval '1 second' where id = ${takenOver}`;
         expect(await b.runOnce()).toBe(1);
-        await t.sql`update jobs set lease_expires_at = now() + interval '1 second' where id = ${third}`;
+        await t.sql`update jobs set lease_expires_at = now() + interval '1 second' where id = ${nearlyLapsed}`;
       }),
     ],
   });
-  await a.enqueue('slow', { n: 1 });
-  second = (await a.enqueue('slow', { n: 2 })).id;
-  third = (await a.enqueue('slow', { n: 3 })).id;
+  for (let n = 1; n <= 3; n += 1) ids.push((await a.enqueue('slow', { n })).id);
   expect(await a.runOnce()).toBe(3);
-  expect(runs).toEqual(['a:1', 'b:2', 'a:3']);
-  expect(await row(second)).toMatchObject({ status: 'succeeded', attempts: 2 });
+  expect(runs.slice(1)).toEqual([
+    { who: 'b', id: takenOver },
+    { who: 'a', id: nearlyLapsed },
+  ]);
+  expect(await row(takenOver)).toMatchObject({ status: 'succeeded', attempts: 2 });
   expect(leaseAtStart).toBeGreaterThan(20);
 });
 
