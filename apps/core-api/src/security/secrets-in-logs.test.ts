@@ -94,16 +94,15 @@ it('logs none of the secrets and tokens of a whole account journey', async () =>
   const inviteToken = String(invitation.invitation.inviteUrl).split('/').pop()!;
   secrets['inviteToken'] = inviteToken;
   ok(await app.inject({ method: 'GET', url: `/api/family/invitations/${inviteToken}/public` }), 200);
-  // Accepting needs a verified address (CONTRACTS §7): signup-with-invitation refuses, the invitee signs up,
-  // verifies, then accepts.
-  expect((await app.inject({ method: 'POST', url: '/api/auth/signup-with-invitation', payload: { email: inviteeEmail, password: PASSWORD, token: inviteToken } })).statusCode).toBe(403);
-  const invitee = ok(await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: inviteeEmail, password: PASSWORD } }), 201);
+  // Accepting needs a verified address (CONTRACTS §7): signup-with-invitation makes the account and keeps
+  // the invitation, accepted when the invitee verifies the address with its own session.
+  const invitee = ok(await app.inject({ method: 'POST', url: '/api/auth/signup-with-invitation', payload: { email: inviteeEmail, password: PASSWORD, token: inviteToken } }), 201);
   secrets['inviteeAccess'] = invitee.session.access_token;
   secrets['inviteeRefresh'] = invitee.session.refresh_token;
   const inviteeHeaders = { authorization: `Bearer ${invitee.session.access_token}` };
   secrets['inviteeVerifyToken'] = await mailedToken(inviteeEmail, 'verify_email', /verify-email\?token=([A-Za-z0-9_-]{43})/);
   ok(await app.inject({ method: 'POST', url: '/api/auth/verify-email', headers: inviteeHeaders, payload: { token: secrets['inviteeVerifyToken'] } }), 200);
-  ok(await app.inject({ method: 'POST', url: '/api/family/invitations/accept', headers: inviteeHeaders, payload: { token: inviteToken } }), 200);
+  expect((await app.inject({ method: 'POST', url: '/api/family/invitations/accept', headers: inviteeHeaders, payload: { token: inviteToken } })).statusCode).toBe(409);
   await app.inject({ method: 'GET', url: `/api/family/invitations/${inviteToken}`, headers: { authorization: `Bearer ${invitee.session.access_token}` } });
   await app.inject({ method: 'GET', url: `/api/family/welcome/${inviteToken}`, headers: { authorization: `Bearer ${invitee.session.access_token}` } });
 

@@ -109,6 +109,8 @@ export const familyInvitations = pgTable(
     // One open invitation per address per group: inviting again resends instead of duplicating.
     uniqueIndex('family_invitations_group_email_pending_key').on(t.familyGroupId, t.email).where(sql`status = 'pending'`),
     index('family_invitations_group_status_idx').on(t.familyGroupId, t.status),
+    // The first verification looks up the invitations kept for the account; erasure's set null scans it too.
+    index('family_invitations_accept_on_verify_by_idx').on(t.acceptOnVerifyBy).where(sql`accept_on_verify_by is not null`),
     // "Invitations waiting for me" after sign-in, by address.
     index('family_invitations_email_idx').on(t.email),
     index('family_invitations_invited_by_idx').on(t.invitedBy),

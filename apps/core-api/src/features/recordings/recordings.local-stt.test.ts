@@ -209,11 +209,22 @@ describe('recordings on the embedded defaults: the local recogniser', () => {
   });
 
   it('bad media (corrupt, a video without sound, over 30 minutes) fails with the reason, and the next recording is transcribed', async () => {
-    // An ID3 tag followed by bytes that hold no MP3 frame, sent straight to storage (the multipart route refuses it from its bytes).
-    const corrupt = Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.alloc(60_000, 0x5a)]);
+    // A WAV header whose format says nothing playable (no channels, sample rate 0) over bytes that are no
+    // samples: audio by its signature, so the upload routes take it, unreadable to a decoder.
+    const corrupt = Buffer.alloc(44 + 60_000, 0x5a);
+    corrupt.write('RIFF', 0, 'latin1');
+    corrupt.writeUInt32LE(36 + 60_000, 4);
+    corrupt.write('WAVEfmt ', 8, 'latin1');
+    corrupt.writeUInt32LE(16, 16);
+    corrupt.fill(0, 20, 36);
+    corrupt.writeUInt16LE(0x1234, 20);
+    corrupt.write('data', 36, 'latin1');
+    corrupt.writeUInt32LE(60_000, 40);
     const silentVideo = await make(['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '3', '-c:v', 'mpeg4', '-an', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4']);
     const long = await make(['-f', 'lavfi', '-i', 'anoisesrc=r=8000:a=0.01', '-t', '1805', '-ac', '1', '-c:a', 'libmp3lame', '-b:a', '8k', '-f', 'mp3']);
-    const ids: [string, string, RegExp | string][] = [['corrupt', await direct(corrupt, 'c.mp3', 'audio/mpeg'), /could not read this media/]];
+    // The 30-minute file counts its minutes at upload: a plan with room for it and for the next recording.
+    await t.database.sql`update profiles set subscription_tier = 'family' where id = ${user.userId}`;
+    const ids: [string, string, RegExp | string][] = [['corrupt', await direct(corrupt, 'c.wav', 'audio/wav'), /could not read this media/]];
     const cases: [string, Part, RegExp | string][] = [
       ['silent video', { name: 'audio', value: silentVideo, filename: 'v.mp4', contentType: 'video/mp4' }, /no audio track/],
       ['30 minutes', { name: 'audio', value: long, filename: 'long.mp3', contentType: 'audio/mpeg' }, VOICE_TOO_LONG],

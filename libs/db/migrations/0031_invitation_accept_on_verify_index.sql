@@ -1,0 +1,1 @@
+CREATE INDEX "family_invitations_accept_on_verify_by_idx" ON "family_invitations" USING btree ("accept_on_verify_by") WHERE accept_on_verify_by is not null;
