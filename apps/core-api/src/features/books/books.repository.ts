@@ -28,6 +28,16 @@ export interface NewBook {
   kdpSelect: boolean;
 }
 
+/** The books the list shows: the caller's and their co-members', newest first (at most 1,000). */
+const listedBooks = (tx: SqlOrTx, callerId: string) => tx`
+  select b.id, b.user_id, b.created_at, b.summary_json, b.xmin
+    from books b where b.user_id = any(array(select ${callerId}::uuid union all ${coMemberIds(tx, callerId)}))
+   order by b.created_at desc, b.id desc limit 1000`;
+
+/** md5 of the listed books' ids and row versions (a scalar subquery, usable beside the list itself). */
+const fingerprintOf = (tx: SqlOrTx, callerId: string) =>
+  tx`(select md5(coalesce(string_agg(f.id::text || ':' || f.xmin::text, ',' order by f.created_at desc, f.id desc), '')) from (${listedBooks(tx, callerId)}) f)`;
+
 export function createBooksRepository(sql: Sql) {
   // Timestamps leave PostgreSQL as ISO 8601 UTC text (zone-less columns hold UTC wall time).
   const bookColumns = (q: SqlOrTx) => q`b.id, b.user_id, b.title, b.subtitle, b.author_name, b.book_type, b.status, b.story_ids, b.word_count, b.chapters,
@@ -43,27 +53,35 @@ export function createBooksRepository(sql: Sql) {
     },
 
     /**
-     * {books: the caller's, familyBooks: the other owners'} as JSON text, each book a summary: `chapter_count`
-     * instead of the chapters array (story_ids keeps the order), which the single-book route answers. 50
-     * books of 40 chapters came to 376 KB with the chapters and 90 KB without. Each summary is the row's stored
-     * summary_json (written by a trigger from the row, migration 0023), so PostgreSQL only joins texts. The
-     * owners are the caller and every account sharing an active family group with them, read by the same
-     * statement (coMemberIds, an init plan whose array drives books_user_id_created_idx), not by a round trip
-     * before it.
+     * A fingerprint of exactly the rows the list reads: md5 over each book's id and row version (xmin, new on
+     * every insert and update; a deleted book leaves the set), for the caller and every co-member. Reads the
+     * index and 50 small heap tuples, never the stored JSON, so validating a cached list costs about as
+     * much as a primary-key select.
      */
-    async listJson(callerId: string, tx: SqlOrTx = sql): Promise<Buffer> {
-      // .raw(): the body stays the bytes PostgreSQL sent (90 KB for 50 books of 40 chapters), never decoded to
-      // a string only to be encoded again for the socket, which was a fifth of core-api's CPU for this route.
+    async listFingerprint(callerId: string, tx: SqlOrTx = sql): Promise<string> {
+      const [row] = await tx<{ fp: string }[]>`select ${fingerprintOf(tx, callerId)} as fp`;
+      return row!.fp;
+    },
+
+    /**
+     * {books: the caller's, familyBooks: the other owners'} as JSON text with the list's fingerprint, read in
+     * one statement (one snapshot, so the two agree). Each book is the row's stored summary_json (written by
+     * a trigger from the row), so PostgreSQL only joins texts; the owners are the caller and every account
+     * sharing an active family group with them (coMemberIds, an init plan whose array drives
+     * books_user_id_created_idx), read by the same statement.
+     */
+    async listJson(callerId: string, tx: SqlOrTx = sql): Promise<{ fingerprint: string; body: Buffer }> {
+      // .raw(): the body stays the bytes PostgreSQL sent (376 KB for 50 books of 40 chapters), never decoded to
+      // a string only to be encoded again for the socket.
       const [row] = await tx`
-        select '{"books":[' || coalesce(string_agg(x.summary_json, ',' order by x.created_at desc, x.id desc) filter (where x.user_id = ${callerId}), '')
+        select ${fingerprintOf(tx, callerId)} as fp,
+               '{"books":[' || coalesce(string_agg(x.summary_json, ',' order by x.created_at desc, x.id desc) filter (where x.user_id = ${callerId}), '')
                || '],"familyBooks":[' || coalesce(string_agg(x.summary_json, ',' order by x.created_at desc, x.id desc) filter (where x.user_id <> ${callerId}), '')
                || ']}' as body
-          from (select b.id, b.user_id, b.created_at, b.summary_json
-                  from books b where b.user_id = any(array(select ${callerId}::uuid union all ${coMemberIds(tx, callerId)}))
-                 order by b.created_at desc, b.id desc limit 1000) x`.raw();
-      const body = row?.[0];
-      if (!(body instanceof Buffer)) throw new Error('the books list query answered no body');
-      return body;
+          from (${listedBooks(tx, callerId)}) x`.raw();
+      const [fp, body] = [row?.[0], row?.[1]];
+      if (!(body instanceof Buffer) || !(fp instanceof Buffer)) throw new Error('the books list query answered no body');
+      return { fingerprint: fp.toString('latin1'), body };
     },
 
     async isCampaignOf(campaignId: string, userId: string, tx: SqlOrTx = sql): Promise<boolean> {

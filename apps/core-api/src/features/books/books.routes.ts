@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
-import { coreErrorSchema, errorResponses } from '@story/http';
+import { coreErrorSchema, errorResponses, routeMedia } from '@story/http';
 import type { BooksService } from './books.service';
 import { addChapterBody, analysisBody, analysisView, bookParams, bookSummary, bookView, chapterParams, createBookBody, reorderBody, updateBookBody } from './books.schemas';
 
@@ -21,11 +21,29 @@ export const booksRoutes =
           summary: "The caller's books, and the books of family the caller shares an active group with: every Book field with story_ids and chapters [{id, chapter_number, title, word_count, status}] (no chapter text), plus chapter_count",
           tags,
           security,
-          response: { 200: z.object({ books: z.array(bookSummary), familyBooks: z.array(bookSummary) }), ...errorResponses(coreErrorSchema, [401, 429] as const) },
+          headers: z.object({ 'if-none-match': z.string().max(512).optional().meta({ description: 'the ETag of a list the client holds: 304 while it is still current' }) }),
+          response: {
+            200: z.object({ books: z.array(bookSummary), familyBooks: z.array(bookSummary) }),
+            304: z.null().meta({ description: 'The list is unchanged since the ETag sent in If-None-Match' }),
+            ...errorResponses(coreErrorSchema, [401, 429] as const),
+          },
+          ...routeMedia({
+            answers: { 304: null },
+            headers: {
+              200: { ETag: { description: "The list's version: send it back in If-None-Match", schema: { type: 'string' } } },
+              304: { ETag: { description: "The list's version", schema: { type: 'string' } } },
+            },
+          }),
         },
       },
       // Already JSON (built by PostgreSQL in the declared shape): sent as is, not serialised again.
-      async (req, reply) => reply.type('application/json; charset=utf-8').send((await books.listJson(callerOf(req).userId)) as never),
+      async (req, reply) => {
+        const { etag, body } = await books.listJson(callerOf(req).userId, req.headers['if-none-match']);
+        reply.header('etag', etag);
+        // No payload at all (not a serialised null): a 304 carries no body.
+        if (body === null) return reply.code(304).send(undefined as never);
+        return reply.type('application/json; charset=utf-8').send(body as never);
+      },
     );
 
     app.post(

@@ -11,6 +11,7 @@ import { appendChapters, lockBookForChange, removeChapter, reorderChapters, type
 import type { AddChapterInput, ContentAnalysis, CreateBookInput, UpdateBookInput } from './books.schemas';
 import { analyseContent, type ChapterText } from './content-analysis';
 import type { BookChapterSummary } from '@story/db';
+import { createBooksListCache } from './books-list-cache';
 import { createBooksRepository } from './books.repository';
 
 export interface BookView {
@@ -48,6 +49,8 @@ const TEMPLATE_FIELDS = [
 
 export function createBooksService({ sql, access, templates, llm, log }: { sql: Sql; access: AccessPolicy; templates: TemplatesService; llm: LanguageModel; log?: (err: unknown) => void }) {
   const repo = createBooksRepository(sql);
+  // 32 MB: about a hundred callers with lists as long as the bench's, many more with ordinary ones.
+  const listCache = createBooksListCache({ maxBytes: 32 * 1024 * 1024 });
 
   async function loadBook(tx: Tx, id: string): Promise<BookView> {
     const row = await repo.findById(id, tx);
@@ -104,9 +107,20 @@ export function createBooksService({ sql, access, templates, llm, log }: { sql: 
      * {books: the caller's, familyBooks: those of owners the caller shares an active family group with},
      * as JSON text built by PostgreSQL. Fifty books of forty chapters are a third of a megabyte of
      * JSON: parsing the jsonb chapters into objects only to serialise them again cost more than the
-     * query itself, so the answer is assembled where the rows are and passed through untouched.
+     * query itself, so the answer is assembled where the rows are and passed through untouched. The
+     * fingerprint (the ETag) says which rows it holds; an unchanged list comes from listCache after one
+     * small query, and `body` is null when the caller already holds that version (If-None-Match).
      */
-    listJson: (callerId: string): Promise<Buffer> => repo.listJson(callerId),
+    async listJson(callerId: string, ifNoneMatch?: string): Promise<{ etag: string; body: Buffer | null }> {
+      const fingerprint = await repo.listFingerprint(callerId);
+      const etag = `"${fingerprint}"`;
+      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return { etag, body: null };
+      const cached = listCache.get(callerId, fingerprint);
+      if (cached) return { etag, body: cached };
+      const fresh = await repo.listJson(callerId);
+      listCache.set(callerId, fresh);
+      return { etag: `"${fresh.fingerprint}"`, body: fresh.body };
+    },
 
     /** The book, its chapters (selectedStories in order) and the mirror, all or nothing. */
     async create(callerId: string, input: CreateBookInput): Promise<{ book: BookView; message: string; chapters_imported: number }> {

@@ -247,6 +247,44 @@ describe('GET/PUT/DELETE /api/books', () => {
     expect(await t.database.sql`select count(*)::int as n from book_chapters where book_id = ${book.id}`).toEqual([{ n: 2 }]);
   });
 
+  it('answers an ETag; If-None-Match is 304 while nothing changed, and each change shows at once (title, chapter, deletion, a relative\'s new book)', async () => {
+    const [owner, relative] = await Promise.all([signUp(t.app), signUp(t.app)]);
+    await newFamily(t.database.sql, owner.userId, [{ userId: relative.userId, role: 'family_viewer' }]);
+    const story = await newStory(t.database.sql, owner.userId, { title: 'First' });
+    const book = (await createBook(owner, { title: 'Before', selectedStories: [story!.id] })).json().book;
+    const list = (headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: '/api/books', headers: { ...owner.headers, ...headers } });
+
+    const first = await list();
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers['etag'] as string;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await list();
+    expect(again.headers['etag']).toBe(etag);
+    expect(again.body).toBe(first.body);
+    const unchanged = await list({ 'if-none-match': etag });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+
+    // Each change: a new ETag and the new list, never the cached one.
+    const seen = new Set([etag]);
+    const changed = async (check: (body: { books: { title: string; chapters: unknown[] }[]; familyBooks: { title: string }[] }) => void) => {
+      const res = await list({ 'if-none-match': etag });
+      expect(res.statusCode).toBe(200);
+      expect(seen.has(res.headers['etag'] as string)).toBe(false);
+      seen.add(res.headers['etag'] as string);
+      check(res.json());
+    };
+    await t.app.inject({ method: 'PUT', url: `/api/books/${book.id}`, headers: owner.headers, payload: { title: 'After' } });
+    await changed((b) => expect(b.books.map((x) => x.title)).toEqual(['After']));
+    const second = await newStory(t.database.sql, owner.userId, { title: 'Second' });
+    await t.app.inject({ method: 'POST', url: `/api/books/${book.id}/chapters`, headers: owner.headers, payload: { storyId: second!.id } });
+    await changed((b) => expect(b.books[0]!.chapters).toHaveLength(2));
+    await createBook(relative, { title: "Relative's" });
+    await changed((b) => expect(b.familyBooks.map((x) => x.title)).toEqual(["Relative's"]));
+    await t.app.inject({ method: 'DELETE', url: `/api/books/${book.id}`, headers: owner.headers });
+    await changed((b) => expect(b.books).toEqual([]));
+  });
+
   it('updates fields, refuses bad ones, and deletes a book leaving its stories in the library', async () => {
     const owner = await signUp(t.app);
     const s = await newStory(t.database.sql, owner.userId, { title: 'Kept' });
