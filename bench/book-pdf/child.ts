@@ -1,7 +1,8 @@
-// One measured render in a fresh process (argv: engine, runs): the time of each render and the process's
-// peak resident memory (resourceUsage().maxRSS counts the Typst worker thread too), printed as JSON.
+// One measured render in a fresh process (argv: engine, runs): the time of each render, the process's peak
+// resident memory and, for Typst, the peak of the typesetting child it runs (typesetter().peakRssBytes),
+// printed as JSON. The two peaks are of separate processes: their sum bounds what a render holds at once.
 import { Writable } from 'node:stream';
-import { closeTypesetter, typesetInterior, type PrintChapter } from '@story/pdf';
+import { closeTypesetter, typesetInterior, typesetter, type PrintChapter } from '@story/pdf';
 import { DEFAULT_HEADER_FOOTER } from '../../apps/core-api/src/features/stories/story-layout';
 import { benchBook } from './book';
 import { streamInterior } from './pdfkit-baseline/pdf-render';
@@ -47,8 +48,9 @@ async function typst(): Promise<{ pages: number; bytes: number; preflight: boole
     last = engine === 'pdfkit' ? await pdfkit() : await typst();
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
+  const childPeakRssMb = engine === 'pdfkit' ? 0 : typesetter().peakRssBytes / 1024 / 1024;
   await closeTypesetter();
-  process.stdout.write(JSON.stringify({ engine, times, peakRssMb: process.resourceUsage().maxRSS / 1024, ...last }));
+  process.stdout.write(JSON.stringify({ engine, times, peakRssMb: process.resourceUsage().maxRSS / 1024, childPeakRssMb, ...last }));
 })().catch((err: unknown) => {
   process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
