@@ -1,4 +1,4 @@
-// Issue 18 point 4 and Bad input for social sign-in: a replayed state, a wrong nonce, an expired or
+// Social sign-in refuses bad input (CONTRACTS §10): a replayed state, a wrong nonce, an expired or
 // foreign-audience ID token, a bad signature, a callback without state or with another start's state,
 // an exchange code used twice, an unknown or unconfigured provider: a clear 4xx, no session, no code, and
 // no state, code or token in a log line.
