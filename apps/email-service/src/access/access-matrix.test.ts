@@ -26,7 +26,7 @@ import {
   type Expected,
 } from '@story/testing';
 import { buildTestApp, type TestContext } from '../test/helper';
-import { accountWithSession, type TestAccount } from '../features/admin/admin-test-helpers';
+import { accountWithSession, type TestAccount } from '../features/admin/test/admin.test-helper';
 
 let t: TestContext;
 let who: Record<'owner' | 'contributor' | 'viewer' | 'removed' | 'stranger' | 'support' | 'admin', TestAccount>;

@@ -5,7 +5,7 @@
 // round trip and its bad input.
 import sharp from 'sharp';
 import { allow, createFamilyActors, runPermissionMatrix, type Actor, type FamilyActors } from '../../test/permission-matrix';
-import { buildImportsApp, multipart, type ImportsHarness } from '../imports/imports.harness';
+import { buildImportsApp, multipart, type ImportsHarness } from '../imports/test/imports.harness';
 
 const privateTo = (owner: number) => ({ owner, contributor: 404, viewer: 404, removed: 404, stranger: 404 });
 

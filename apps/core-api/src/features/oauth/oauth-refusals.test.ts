@@ -4,8 +4,8 @@
 // no state, code or token in a log line.
 import { testEnv } from '@story/testing';
 import { loadConfig } from '../../config';
-import { buildOAuthHarness, type Harness } from './oauth.harness';
-import type { IdTokenOverrides } from './oauth.fake-provider';
+import { buildOAuthHarness, type Harness } from './test/oauth.harness';
+import type { IdTokenOverrides } from './test/oauth.fake-provider';
 
 let h: Harness;
 beforeAll(async () => {

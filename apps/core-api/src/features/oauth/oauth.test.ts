@@ -3,7 +3,7 @@
 // and the account rules (same identity, same account; an unverified email never takes over an account).
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { signUp, uniqueEmail } from '../../test/helper';
-import { APP_URL, APPLE, buildOAuthHarness, PUBLIC_API_URL, sha256, type Harness } from './oauth.harness';
+import { APP_URL, APPLE, buildOAuthHarness, PUBLIC_API_URL, sha256, type Harness } from './test/oauth.harness';
 
 let h: Harness;
 beforeAll(async () => {

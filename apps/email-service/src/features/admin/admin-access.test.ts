@@ -2,7 +2,7 @@
 // only admin changes; an impersonation token is refused everywhere in the admin API (403
 // INSUFFICIENT_PERMISSIONS).
 import { buildTestApp, type TestContext } from '../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from './admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from './test/admin.test-helper';
 
 let t: TestContext;
 let admin: TestAccount;

@@ -2,7 +2,7 @@
 // with their audit rows; an unverified account cannot hold admin or support (CONTRACTS §7); bad input changes
 // nothing.
 import { buildTestApp, type TestContext } from '../../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from '../admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from '../test/admin.test-helper';
 
 let t: TestContext;
 let admin: TestAccount;

@@ -7,7 +7,7 @@ import type { App } from '@story/http';
 import { buildApp } from '../../../app';
 import { loadConfig } from '../../../config';
 import type { TestContext } from '../../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from '../admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from '../test/admin.test-helper';
 
 let t: TestContext;
 let app: App;

@@ -5,7 +5,7 @@ import { createDbClient, type DbClient } from '@story/db';
 import type { App } from '@story/http';
 import { buildApp } from '../../../app';
 import { buildTestApp, type TestContext } from '../../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from '../admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from '../test/admin.test-helper';
 
 let t: TestContext;
 let replica: App;
