@@ -1,4 +1,4 @@
-// Account erasure and data export bench (issue 13, Performance), on real PostgreSQL and local storage:
+// Account erasure and data export bench, on real PostgreSQL and local storage:
 //
 //  - one account with 1,000 stories, 500 recordings and 200 images (real files, BENCH_FILE_KB each,
 //    default 200) plus rows in every other table that can hold its data (the tests' seedAccount), next

@@ -1,9 +1,10 @@
-// Admin dashboard statistics bench (issue 15): BENCH_ADMIN_USERS (default 100,000) accounts and
-// BENCH_ADMIN_STORIES (default 1,000,000) stories with campaigns, sessions, conversations, books, media,
-// invoices and a waitlist in proportion, then what GET /api/overview-stats runs (createAdminStatsService
-// .overview: users, content and platform aggregates plus the recent-activity feed) and each section alone,
-// 7 runs after a warm-up. Baseline in the same run: `select count(*) from stories`, one scan of the
-// largest table, which no statistic over every story can beat. Target: overview under 500 ms.
+// Admin dashboard statistics bench (spec 001 Admin application reference, dashboard metrics):
+// BENCH_ADMIN_USERS (default 100,000) accounts and BENCH_ADMIN_STORIES (default 1,000,000) stories with
+// campaigns, sessions, conversations, books, media, invoices and a waitlist in proportion, then what GET
+// /api/overview-stats runs (createAdminStatsService .overview: users, content and platform aggregates plus
+// the recent-activity feed) and each section alone, 7 runs after a warm-up. Baseline in the same run: `select
+// count(*) from stories`, one scan of the largest table, which no statistic over every story can beat.
+// Target: overview under 500 ms.
 // Run: npx tsx --tsconfig tsconfig.base.json bench/admin-stats.ts   (BENCH_DATABASE_URL=... for a given server)
 import postgres from 'postgres';
 import { createDbClient } from '@story/db';

@@ -21,7 +21,7 @@ interface Step {
   env: Record<string, string>;
 }
 
-/** The benches and how the size factor scales each one's data (1 = the sizes the issues name). */
+/** The benches and how the size factor scales each one's data (1 = the full sizes the targets are set at). */
 export function benchSteps(size: number): Step[] {
   const scaled = (full: number, min: number) => String(Math.max(min, Math.round(full * size)));
   const duration = String(Math.max(3, Math.round(10 * Math.min(size, 1))));
@@ -35,7 +35,7 @@ export function benchSteps(size: number): Step[] {
     { name: 'account erase and data export', script: 'bench/account-erase-export.ts', results: 'account-erase-export.json', env: { BENCH_FILE_KB: scaled(200, 20) } },
     { name: 'book PDF, Typst beside pdfkit', script: 'bench/book-pdf/run.ts', results: 'book-pdf.json', env: { BENCH_BOOK_ROUNDS: size < 1 ? '1' : '3' } },
     { name: 'recordings upload and ranged GET', script: 'bench/recordings/run.ts', results: 'recordings.json', env: { BENCH_RECORDING_BIG_MB: scaled(500, 20) } },
-    // 60 s of the mix at size 1 (never more), at least 10 s; always 50 connections, the issue's figure.
+    // 60 s of the mix at size 1 (never more), at least 10 s; always 50 connections, the target's figure.
     { name: 'load mix, writes checked', script: 'bench/load/run.ts', results: 'load.json', env: { BENCH_LOAD_SECONDS: String(Math.max(10, Math.round(60 * Math.min(size, 1)))), BENCH_LOAD_CONNECTIONS: '50' } },
   ];
 }

@@ -1,4 +1,4 @@
-// Stories and books bench (issue 5, Performance): core-api as deployed (the esbuild bundle) on real
+// Stories and books bench: core-api as deployed (the esbuild bundle) on real
 // PostgreSQL, next to the two bare-Fastify baselines of bench/run.ts started in the same run.
 //
 //  - GET /api/stories for one account holding 2,000 stories: the first page, a deep keyset page
@@ -252,7 +252,7 @@ async function main(cleanup: Cleanup): Promise<number> {
     `\n${lines.map((l) => l.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')).join('\n')}\n\n` +
       `PDF: ${pdf.pages} pages, ${pdf.chapters} chapters, ${pdf.words} words, ${pdf.sizeMb.toFixed(2)} MB, rendered in ${pdf.renderSeconds.toFixed(2)} s; ` +
       `core-api peak RSS ${pdf.peakRssBeforeMb.toFixed(0)} MB before, ${pdf.peakRssAfterMb.toFixed(0)} MB after\n\n` +
-      `targets (issue 5):\n${checks.map((c) => `  ${c.check}: ${c.actual} (target ${c.target}) ${c.met ? 'met' : 'MISSED'}`).join('\n')}\n`,
+      `targets:\n${checks.map((c) => `  ${c.check}: ${c.actual} (target ${c.target}) ${c.met ? 'met' : 'MISSED'}`).join('\n')}\n`,
   );
   const failures = measurements.filter((m) => m.non2xx > 0 || m.errors > 0).map((m) => `${m.target}: ${m.non2xx} non-2xx, ${m.errors} errors`);
   writeJson(RESULTS_FILE, { finishedAt: new Date().toISOString(), machine: { node: process.version, cpus: os.cpus().length, loadavg: os.loadavg() }, database: db.server, load, measurements, cpuPerRequestUs: cpu, pdf, checks, failures });

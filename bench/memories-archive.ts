@@ -1,4 +1,4 @@
-// Memories and archive bench (issue 14, "Performance"), every figure next to a baseline of the same run:
+// Memories and archive bench (spec 000 Memories and archive), every figure next to a baseline of the same run:
 //  1. GET /api/memories for one storyteller holding 100,000 memories across the five sources (plus another
 //     storyteller's 20,000 rows as noise) on real PostgreSQL: p95 of page 0, page 400, the cursor at page
 //     400 and a cursor at the last page (~4,166), sequential requests on one keep-alive connection, next to

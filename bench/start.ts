@@ -1,6 +1,6 @@
 // `npm run bench:start`: how long each service takes from spawn to its first healthy answer, on an already
 // migrated database, next to a bare Fastify hello-world bundled and started the same way in the same run
-// (issue 16: "start in under a second"). Each service is bundled with tools/bundle.ts, as `npm start`
+// (target: "start in under a second"). Each service is bundled with tools/bundle.ts, as `npm start`
 // runs it, and started BENCH_STARTS times (default 5); the report gives medians and the ratio to the
 // baseline's median, and writes bench/results/start.json.
 import { spawn } from 'node:child_process';

@@ -13,7 +13,7 @@ const ROOT = path.resolve(__dirname, '..');
 /**
  * V8 flags every service runs with (npm start, the Docker image, the benches). A 32 MB young generation:
  * streamed uploads and media downloads allocate a 64 KB Buffer per chunk, and with the default the
- * scavenges cost more CPU than the streaming itself (issue 16: an 8 MiB upload 120 -> 50 ms of CPU,
+ * scavenges cost more CPU than the streaming itself (measured: an 8 MiB upload 120 -> 50 ms of CPU,
  * a 200 MiB ranged GET 660 -> 310 ms).
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=32'];

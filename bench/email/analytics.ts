@@ -1,6 +1,6 @@
 // Analytics bench: BENCH_QUEUE_ROWS (default 1,000,000) email_send_queue rows over 400 days, ~20 templates and
 // every status, then the admin analytics computation (createAnalyticsService().get, what GET
-// /api/admin/email/analytics runs) timed 5 times per case after a warm-up. Target (issue): under 300 ms.
+// /api/admin/email/analytics runs) timed 5 times per case after a warm-up. Target: under 300 ms.
 import postgres from 'postgres';
 import { createDbClient, type Database } from '@story/db';
 import type { SQL } from 'drizzle-orm';

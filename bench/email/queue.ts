@@ -1,6 +1,6 @@
 // Queue bench: BENCH_EMAILS (default 10,000) queued emails sent by the email-service worker to a local SMTP
 // sink, with 1 and with 4 worker processes, against raw pooled nodemailer to the same sink in the same run.
-// Target (issue): throughput ≥ 50% of the baseline, zero duplicates, zero lost. See bench/email/README.md.
+// Target: throughput ≥ 50% of the baseline, zero duplicates, zero lost. See bench/email/README.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';

@@ -1,6 +1,6 @@
 // Flags of `npm run bench`: `--all` runs every bench and writes bench/results/summary.md; `--size <factor>`
-// scales the data sizes (1 = the issues' sizes, 0.1 = a tenth; `--small` is 0.1). Bad input stops with
-// one clear line, before anything starts.
+// scales the data sizes (1 = the full sizes the targets are set at, 0.1 = a tenth; `--small` is 0.1). Bad
+// input stops with one clear line, before anything starts.
 import postgres from 'postgres';
 
 export interface BenchArgs {
@@ -23,7 +23,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       const raw = inline ?? argv[++i];
       const size = Number(raw);
       if (raw === undefined || raw === '' || !Number.isFinite(size) || size <= 0 || size > 10) {
-        throw new BenchUsageError(`bench: --size must be a number above 0 and at most 10 (a factor of the issues' data sizes), got "${raw ?? ''}"`);
+        throw new BenchUsageError(`bench: --size must be a number above 0 and at most 10 (a factor of the full data sizes), got "${raw ?? ''}"`);
       }
       args.size = size;
     } else if (flag === '--help' || flag === '-h') throw new BenchUsageError(USAGE);

@@ -1,6 +1,6 @@
 // Where a target's CPU goes: the server's process group and the PostgreSQL backends serving its database,
 // read from /proc (Linux) over the measured run. Used to tell whether a route's cost is in Node or in SQL
-// before changing either (issue 16: profile before changing). Figures are NaN where /proc is not there.
+// before changing either (profile before changing). Figures are NaN where /proc is not there.
 import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 

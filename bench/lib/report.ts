@@ -1,4 +1,4 @@
-// The printed table, the issue's targets next to the figures, and bench/results/latest.json.
+// The printed table, the targets next to the figures, and bench/results/latest.json.
 // Figures are shown as ratios to the baselines of the same run: the machine is shared and noisy.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -70,7 +70,7 @@ export function formatReport(report: Report): string {
     `core-api start, fresh database (migrations applied): ${ms(s.firstStartMs)} ms`,
     `core-api start, migrated database: ${s.restartsMs.map((v) => `${ms(v)} ms`).join(', ')} (median ${ms(s.medianMs)} ms)`,
     '',
-    'targets (issue):',
+    'targets:',
     ...table(
       ['check', 'target', 'actual', 'result'],
       report.checks.map((c) => [c.name, c.target, c.actual, c.met ? 'met' : 'MISSED']),

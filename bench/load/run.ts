@@ -1,4 +1,4 @@
-// `npm run bench:load` (issue 17, point 4): the three services as deployed (esbuild bundles, each its own
+// `npm run bench:load`: the three services as deployed (esbuild bundles, each its own
 // process) on real PostgreSQL, driven for BENCH_LOAD_SECONDS (default 60) by BENCH_LOAD_CONNECTIONS (default
 // 50) virtual users through a realistic mix (sign-in, stories list, memories paging, small recording uploads,
 // story conversion with the offline model, tools generate / browse / search, signed delivery webhooks). Then

@@ -1,4 +1,4 @@
-// Recordings bench (issue 4, "Performance"): the three media paths of core-api, each next to a baseline
+// Recordings bench: the three media paths of core-api, each next to a baseline
 // measured in the same run, so the figures read as ratios on a shared, noisy machine.
 //  1. POST /api/recordings, multipart, an 8 MiB WAV: median answer time of 10 sequential uploads vs the
 //     median of 10 local-adapter put()s of the same Buffer in this process (target <= 2x: parsing, type

@@ -1,4 +1,4 @@
-// Tools API bench (issues 7 and 16, Performance): tools-api as deployed (the esbuild bundle) on real PostgreSQL
+// Tools API bench: tools-api as deployed (the esbuild bundle) on real PostgreSQL
 // holding BENCH_TOOLS_ROWS content rows spread over the sixteen tool tables (default 1,000,000) and
 // BENCH_TOOLS_RESPONSES responses (default 200,000), seeded with set-based SQL from word lists so the
 // full-text search sees a realistic, skewed vocabulary (a Zipf-like pick: a few words in most rows, a
@@ -392,7 +392,7 @@ async function main(cleanup: Cleanup): Promise<number> {
       `data: ${ROWS} content rows over ${TOOL_ROUTES.length} tables, ${RESPONSES} responses (seeded in ${seedSeconds.toFixed(0)} s); ${DURATION} s runs; ` +
       `ratios against the mean of the two pk-select runs at the same connection count; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs\n` +
       `PDF: ${pdf.cards} cards, ${pdf.pages} pages, ${(pdf.bytes / 1024).toFixed(0)} KiB; export ${pdf.runsMs.map((v) => v.toFixed(0)).join(', ')} ms\n\n` +
-      `targets (issues 7 and 16):\n${checks.map((c) => `  ${c.check}: ${c.actual} (target ${c.target}) ${c.met ? 'PASS' : 'MISSED'}`).join('\n')}\n`,
+      `targets:\n${checks.map((c) => `  ${c.check}: ${c.actual} (target ${c.target}) ${c.met ? 'PASS' : 'MISSED'}`).join('\n')}\n`,
   );
   const failures = measured.filter((m) => m.non2xx > 0 || m.errors > 0).map((m) => `${m.target}: ${m.non2xx} non-2xx, ${m.errors} errors`);
   writeJson(RESULTS_FILE, { finishedAt: new Date().toISOString(), machine: { node: process.version, cpus: os.cpus().length, loadavg: os.loadavg() }, database: db.server,

@@ -1,5 +1,5 @@
-// Issue 15 point 3 in core-api: a request made with an impersonation token (act claim) names the acting
-// admin in the request log; ordinary tokens do not carry the field.
+// Impersonation (spec 001 Authentication 5, CONTRACTS §7) in core-api: a request made with an impersonation
+// token (act claim) names the acting admin in the request log; ordinary tokens do not carry the field.
 import { createTokenSigner } from '@story/auth';
 import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';

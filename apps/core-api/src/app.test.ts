@@ -70,7 +70,7 @@ describe('health and docs', () => {
         storage: 'ok',
         // No keys in tests: offline defaults, the local (Moonshine) recogniser as stt_primary (CONTRACTS §4).
         providers: { storage: 'local', speechToText: ['local'], textToSpeech: ['local'], llm: 'local', email: 'outbox', billing: 'offline' },
-        // Social sign-in providers configured (issue 18): none without OAUTH_* variables.
+        // Social sign-in providers configured (CONTRACTS §10): none without OAUTH_* variables.
         oauth: [],
       },
     });

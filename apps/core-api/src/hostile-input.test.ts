@@ -1,5 +1,5 @@
-// Hostile input on core-api's real routes gets a 4xx naming the field and changes nothing (issue 11
-// point 12): one test per cause. The shared guards themselves are tested in libs/http.
+// Hostile input on core-api's real routes gets a 4xx naming the field and changes nothing
+// (CONTRACTS §3): one test per cause. The shared guards themselves are tested in libs/http.
 import { buildTestApp, signUp, type SignedUp, type TestContext } from './test/helper';
 import { addMember, newFamilyGroup } from './test/family-factories';
 import { multipart } from './test/conversations-factories';

@@ -1,7 +1,8 @@
-// The three OpenAPI documents a client generator can trust (issue 11 point 4): Redocly's recommended rules
-// report no error, and every endpoint of the spec's tables that a service serves appears in its
-// document verbatim (tools/spec-endpoints.json: the tables of spec 000-002, [param] written {param}).
-// Redocly's linter is ESM-only, so it runs as CI runs it: `tools/lint-openapi.ts --json` in a child process.
+// The three OpenAPI documents a client generator can trust (CONTRACTS §1: every service serves its OpenAPI 3
+// document): Redocly's recommended rules report no error, and every endpoint of the spec's tables that a
+// service serves appears in its document verbatim (tools/spec-endpoints.json: the tables of spec 000-002,
+// [param] written {param}). Redocly's linter is ESM-only, so it runs as CI runs it: `tools/lint-openapi.ts
+// --json` in a child process.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
-// Issue 11 points 6 and 7 in core-api: the request log holds no invitation token from a URL, and
-// X-Forwarded-For is believed only with TRUST_PROXY.
+// Spec 000 Authentication 10 and CONTRACTS §1 (proxies) in core-api: the request log holds no invitation
+// token from a URL, and X-Forwarded-For is believed only with TRUST_PROXY.
 import { Writable } from 'node:stream';
 import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';

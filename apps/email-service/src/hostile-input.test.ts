@@ -1,5 +1,5 @@
 // Hostile input on email-service's real routes gets 400 VALIDATION_ERROR naming the field and writes
-// nothing (issue 11 point 12). The shared guards themselves are tested in libs/http.
+// nothing (CONTRACTS §3). The shared guards themselves are tested in libs/http.
 import { connect, type AddressInfo } from 'node:net';
 import { buildTestApp, sessionFor, type TestContext } from './test/helper';
 

@@ -1,5 +1,6 @@
-// Issue 11 points 6 and 7 in email-service: the request log holds no unsubscribe token, and
-// X-Forwarded-For is believed only with TRUST_PROXY (the per-IP limit counts the socket otherwise).
+// Spec 000 Authentication 10 and CONTRACTS §1 (proxies) in email-service: the request log holds no
+// unsubscribe token, and X-Forwarded-For is believed only with TRUST_PROXY (the per-IP limit counts the
+// socket otherwise).
 import { Writable } from 'node:stream';
 import { createUnsubscribeTokens } from '@story/email';
 import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';

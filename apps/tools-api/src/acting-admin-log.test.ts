@@ -1,5 +1,5 @@
-// Issue 15 point 3 in tools-api: a request made with an impersonation token (act claim) names the acting
-// admin in the request log; the shared flag cache is wired and cleared by a NOTIFY from elsewhere.
+// Impersonation (CONTRACTS §7) in tools-api: a request made with an impersonation token (act claim) names the
+// acting admin in the request log; the shared flag cache is wired and cleared by a NOTIFY from elsewhere.
 import { createTokenSigner } from '@story/auth';
 import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';

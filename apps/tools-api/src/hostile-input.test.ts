@@ -1,5 +1,5 @@
 // Hostile input on tools-api's real routes gets 400 INVALID_INPUT naming the field and stores nothing
-// (issue 11 point 12): one test per cause. The shared guards themselves are tested in libs/http.
+// (CONTRACTS §3): one test per cause. The shared guards themselves are tested in libs/http.
 import { buildTestApp, installPdfWorkerForJest, makePdf, multipartBody, newIp, newSessionId, type TestContext } from './test/helper';
 
 let t: TestContext;

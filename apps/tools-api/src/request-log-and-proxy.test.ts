@@ -1,5 +1,6 @@
-// Issue 11 points 6 and 7 in tools-api: the request log holds no ?sessionId= (the ownership credential)
-// while share codes (public by design) stay readable; X-Forwarded-For is believed only with TRUST_PROXY.
+// Spec 002 Authentication 3 and CONTRACTS §1 (proxies) in tools-api: the request log holds no ?sessionId=
+// (the ownership credential) while share codes (public by design) stay readable; X-Forwarded-For is believed
+// only with TRUST_PROXY.
 import { Writable } from 'node:stream';
 import { createTestDatabase, logCapture, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';

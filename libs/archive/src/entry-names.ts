@@ -10,7 +10,7 @@ export function safeSegment(title: string, fallback = 'untitled'): string {
     // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
     .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]+/g, ' ')
     // Bidirectional and invisible format characters: a right-to-left override makes "gnp.exe" show as
-    // "exe.png" in a file manager (issue 17 point 5, found by the security suite).
+    // "exe.png" in a file manager (found by the security suite).
     .replace(/[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+/g, '')
     // Words of dots only ("..") mean "parent folder" to some tools: drop them.
     .replace(/(^|\s)\.+(?=\s|$)/g, ' ')

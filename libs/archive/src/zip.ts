@@ -1,6 +1,6 @@
-// The zip port (issue 14 point 6): callers describe entries (name, exact size, a lazy opener, optionally a
-// known CRC-32) and get back either the exact byte length of the zip or a stream of any byte range of it.
-// yazl writes every byte; nothing outside this file knows the zip format.
+// The zip port (spec 000 Archive 2 and 6): callers describe entries (name, exact size, a lazy opener,
+// optionally a known CRC-32) and get back either the exact byte length of the zip or a stream of any byte
+// range of it. yazl writes every byte; nothing outside this file knows the zip format.
 //
 // Why the shape: every entry is stored (no compression), with known sizes and one fixed mtime, so yazl can
 // tell the total length before a byte is read and the same entries always give the same bytes. A range that

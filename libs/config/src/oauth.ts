@@ -1,4 +1,4 @@
-// Social sign-in configuration (CONTRACTS §10, issue 18): a provider is on when its client id and its
+// Social sign-in configuration (CONTRACTS §10): a provider is on when its client id and its
 // secret (Apple: team id, key id and private key) are set. Nothing here reads process.env.
 import { z } from 'zod';
 import { parseEnv } from './load';

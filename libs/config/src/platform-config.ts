@@ -74,7 +74,7 @@ export interface PlatformConfig {
     | { driver: 'none' };
   email: { driver: 'smtp'; smtpUrl: string; from: string; dkim?: DkimSettings } | { driver: 'outbox'; outboxDir: string; from: string };
   rateLimit: { redisUrl?: string; scale: number };
-  /** tools-api search engine (issue 16): PostgreSQL full text, or Meilisearch fed by the job runner. */
+  /** tools-api search (spec 002 GET /api/search): PostgreSQL full text, or Meilisearch fed by the job runner. */
   search: { provider: 'postgres' } | { provider: 'meilisearch'; url: string; apiKey?: string; index: string };
   secrets: { jwtSecret: string; uploadTicketSecret: string; cronSecret?: string; emailWebhookSecret?: string };
   /** Emails that hold role admin (support) while listed and verified. */

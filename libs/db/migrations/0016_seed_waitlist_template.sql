@@ -1,6 +1,6 @@
--- The waitlist_verify system template (admin waitlist, issue 15): the link that confirms a waitlist signup's
--- address. Transactional, so it is sent whatever the settings say; no per-address cap, since a repeated
--- signup replaces the token and the waitlist route is rate-limited.
+-- The waitlist_verify system template (spec 001 Admin application reference: waitlist): the link that
+-- confirms a waitlist signup's address. Transactional, so it is sent whatever the settings say; no
+-- per-address cap, since a repeated signup replaces the token and the waitlist route is rate-limited.
 INSERT INTO "email_templates" ("name", "display_name", "description", "category", "subject_template", "html_template", "text_template", "available_variables", "default_variables", "required_variables", "trigger_events", "send_delay_hours", "max_sends_per_user", "is_active", "is_system")
 VALUES (
   'waitlist_verify',

@@ -1,4 +1,5 @@
-import { accounts, createTestDatabase, isUniqueViolation, openDatabase, type TestDatabase } from './index';
+import { accounts, isUniqueViolation, openDatabase } from './index';
+import { createTestDatabase, type TestDatabase } from './test/test-database';
 
 let t: TestDatabase;
 beforeAll(async () => {

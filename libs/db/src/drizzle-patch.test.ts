@@ -6,7 +6,8 @@
 // postgres.js keeps it per connection (as it does for its own tagged templates) and later executions are
 // one Bind/Execute round trip. Statements with no parameters still go through the simple protocol.
 import { eq } from 'drizzle-orm';
-import { accounts, createDbClient, createTestDatabase, type TestDatabase } from './index';
+import { accounts, createDbClient } from './index';
+import { createTestDatabase, type TestDatabase } from './test/test-database';
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -6,5 +6,4 @@ export * from './schema';
 export * from './errors';
 export * from './open';
 export * from './database-url';
-export * from './test-database';
 export * from './rows';

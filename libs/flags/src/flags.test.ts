@@ -1,6 +1,7 @@
 // The evaluation rules of CONTRACTS §7, the 300 s cache, and cache clearing across two postgres.js
 // clients (as two replicas would hold) through LISTEN/NOTIFY on a real database.
-import { createDbClient, createTestDatabase, type DbClient, type TestDatabase } from '@story/db';
+import { createDbClient, type DbClient } from '@story/db';
+import { createTestDatabase, type TestDatabase } from '@story/db/testing';
 import { createCacheBus } from './cache-bus';
 import { evaluateFlag, pickVariant, rolloutBucket, stableHash, type FlagRule } from './evaluate';
 import { createFlagStore, sqlFlagSource } from './store';

@@ -1,4 +1,4 @@
-// Hostile input gets a 4xx naming the field, never a 500 (issue 11 point 12), through the plumbing every
+// Hostile input gets a 4xx naming the field, never a 500 (CONTRACTS §3), through the plumbing every
 // service is built on (createServiceApp). One test per cause; the apps' own tests hit real routes.
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';

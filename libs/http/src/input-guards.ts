@@ -1,4 +1,4 @@
-// Hostile-input guards shared by the three services, applied once to every route (issue 11 point 12):
+// Hostile-input guards shared by the three services, applied once to every route (CONTRACTS §3):
 // - text PostgreSQL cannot store (U+0000, unpaired UTF-16 surrogates: 22021/22P05/22P02) is refused with a
 //   400 naming the field, in the body, the query and the path parameters alike;
 // - JSON nested deeper than MAX_JSON_DEPTH is refused before any code stringifies it (a 5,000-deep

@@ -1,7 +1,7 @@
 // The job runner against a real PostgreSQL database: claims, idempotency keys, retries with backoff, the
 // dead state, permanent failures, progress with lease extension, the stuck-job sweep, recurring jobs,
 // graceful stop, and two runners sharing one queue without running a job twice.
-import { createTestDatabase, type TestDatabase } from '@story/db';
+import { createTestDatabase, type TestDatabase } from '@story/db/testing';
 import { createJobRunner, defineJob, PermanentJobError, StuckJobError, type JobDefinition } from './index';
 
 let t: TestDatabase;

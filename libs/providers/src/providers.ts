@@ -1,4 +1,4 @@
-// The one place that decides which adapter serves each capability (issue: "one place (config)"). Apps
+// The one place that decides which adapter serves each capability, from config. Apps
 // build their providers here from the platform config; /health reports describeProviders().
 import type { PlatformConfig } from '@story/config';
 import type { Database } from '@story/db';

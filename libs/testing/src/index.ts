@@ -1,4 +1,5 @@
-export { createTestDatabase, type TestDatabase, databaseUrl } from '@story/db';
+export { databaseUrl } from '@story/db';
+export { createTestDatabase, type TestDatabase } from '@story/db/testing';
 export * from './env';
 export * from './free-port';
 export * from './openapi';

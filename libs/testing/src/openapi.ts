@@ -1,5 +1,5 @@
 // The "every route has an operationId and declared responses" check, shared by the three services' app
-// tests (issue 12 point 7): feed it the served /openapi.json and expect no problems.
+// tests (CONTRACTS §1): feed it the served /openapi.json and expect no problems.
 
 interface OpenApiOperation {
   operationId?: unknown;

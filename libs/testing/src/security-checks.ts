@@ -1,4 +1,4 @@
-// Shared checks of the security suites (apps/*/src/security, issue 17 point 5): the response headers of
+// Shared checks of the security suites (apps/*/src/security): the response headers of
 // spec 000 Authentication 8 on any answer, CORS answers (no wildcard with credentials), and one plain
 // request per route of a service's OpenAPI document so a check can run on every route.
 import type postgres from 'postgres';

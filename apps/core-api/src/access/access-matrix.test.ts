@@ -1,5 +1,5 @@
-// Access matrix of core-api (issue 17 point 2): every route of the OpenAPI document that takes an id,
-// called as each of the ten actors of libs/testing's access matrix, answers what spec 000 allows, and an
+// Access matrix of core-api (spec 000 Authentication 4-6): every route of the OpenAPI document that takes an
+// id, called as each of the ten actors of libs/testing's access matrix, answers what spec 000 allows, and an
 // actor without a role gets exactly the answer of an id that does not exist. Then the token attacks of
 // CONTRACTS §2: each answers 401 {error: "Unauthorized"}.
 //

@@ -15,7 +15,7 @@ import { freePort, testEnv } from '@story/testing';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { signUp, type SignedUp } from '../test/helper';
-import { startPgProcess, type PgProcess } from './support/pg-process';
+import { startPgProcess, type PgProcess } from './test/pg-process';
 
 const DEADLINE_MS = 15_000;
 

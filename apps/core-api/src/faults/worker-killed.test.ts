@@ -21,7 +21,7 @@ describe('fault: a worker killed mid-job (libs/jobs, core queue)', () => {
     const [job] = await database.sql<{ id: string }[]>`
       insert into jobs (queue, kind, payload, max_attempts) values ('core', 'fault.slow', '{"n": 7}'::jsonb, 5) returning id`;
     // node itself runs the runner (tsx as a loader, not its CLI wrapper), so SIGKILL hits the runner.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support/job-child.ts'), database.url], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'test/job-child.ts'), database.url], {
       cwd: ROOT,
       env: { ...process.env, TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.base.json') },
       stdio: ['ignore', 'pipe', 'pipe'],

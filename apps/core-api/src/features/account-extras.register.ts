@@ -1,4 +1,5 @@
-// Gifts, invoices and achievements (issue 13 points 4 and 6): authenticated routes in one scope.
+// Gifts, invoices and achievements (spec 000 Gifts, invoices, achievements; CONTRACTS §9): authenticated
+// routes in one scope.
 import type { App } from '@story/http';
 import { achievementsRoutes } from './achievements/achievements.routes';
 import { createAchievementsService } from './achievements/achievements.service';

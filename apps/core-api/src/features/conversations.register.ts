@@ -1,7 +1,7 @@
-// Conversations (AI interviewer), POST /api/transcribe and /api/tts/{provider} (issue 4 points 5 and 6).
-// Every route here needs a signed-in caller, so all of them sit in one scope with the auth hook; the
-// multipart plugin is registered in that scope too, with this area's limits (the recordings area
-// registers its own in its own scope).
+// Conversations (AI interviewer), POST /api/transcribe and /api/tts/{provider} (spec 000 Conversations;
+// Transcription and speech). Every route here needs a signed-in caller, so all of them sit in one scope with
+// the auth hook; the multipart plugin is registered in that scope too, with this area's limits (the
+// recordings area registers its own in its own scope).
 import multipart from '@fastify/multipart';
 import { postgresTransactionOf } from '@story/db';
 import type { App } from '@story/http';

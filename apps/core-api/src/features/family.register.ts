@@ -1,6 +1,7 @@
-// Family groups, invitations, members, timeline; campaign create flow and tier allowances (issue 5):
-// registered by app.ts at the root scope; public routes here, authenticated ones in a scope with deps.authHook.
-// (GET/POST /api/campaigns stay registered in app.ts; their service enforces the campaigns allowance.)
+// Family groups, invitations, members, timeline; campaign create flow and tier allowances (spec 000 Family,
+// Campaigns, Limits): registered by app.ts at the root scope; public routes here, authenticated ones in a
+// scope with deps.authHook. (GET/POST /api/campaigns stay registered in app.ts; their service enforces the
+// campaigns allowance.)
 import type { App } from '@story/http';
 import { createCampaignsService } from './campaigns/campaigns.service';
 import { createFlowRoutes } from './campaigns/create-flow.routes';

@@ -1,6 +1,6 @@
-// Imports, the image gallery, audio by recording and presigned uploads (issue 13, points 5 and 7): every
-// route needs a signed-in caller. URL imports take the test-only fetch allowances from `urlFetch`, which
-// nothing in production sets.
+// Imports, the image gallery, audio by recording and presigned uploads (spec 000 Templates, imports,
+// achievements; Uploads, images, audio; CONTRACTS §9): every route needs a signed-in caller. URL imports take
+// the test-only fetch allowances from `urlFetch`, which nothing in production sets.
 import type { App } from '@story/http';
 import type { CoreFeatureDeps } from './feature-deps';
 import { audioRoutes } from './audio/audio.routes';

@@ -1,5 +1,5 @@
-// Memories page and archive (issue 14): the merged list, media streaming and the download-everything
-// archive, all behind the auth hook; access decided per request by memories-access.
+// Memories page and archive (spec 000 Memories and archive): the merged list, media streaming and the
+// download-everything archive, all behind the auth hook; access decided per request by memories-access.
 import type { App } from '@story/http';
 import type { CoreFeatureDeps } from './feature-deps';
 import { archiveRoutes } from './archive/archive.routes';

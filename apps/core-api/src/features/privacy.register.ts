@@ -1,6 +1,6 @@
-// Privacy and data export (issue 13 points 2 and 3): registered by app.ts; every route is authenticated.
-// Job kinds on the core runner: data-export.build, data-export.expire (recurring), account.purge_storage,
-// account.purge_prefixes.
+// Privacy and data export (spec 000 User, privacy, consent; CONTRACTS §9): registered by app.ts; every route
+// is authenticated. Job kinds on the core runner: data-export.build, data-export.expire (recurring),
+// account.purge_storage, account.purge_prefixes.
 import type { App } from '@story/http';
 import { createDataExportService, DATA_EXPORT_JOB } from './data-export/data-export.service';
 import { dataExportRoutes } from './data-export/data-export.routes';

@@ -1,5 +1,6 @@
-// Recordings, direct uploads and story conversion (issue 4): the recording routes and presign/register
-// need a signed-in caller; the local direct PUT is authorised by its upload ticket alone.
+// Recordings, direct uploads and story conversion (spec 000 Recordings, Recording to story): the recording
+// routes and presign/register need a signed-in caller; the local direct PUT is authorised by its upload
+// ticket alone.
 import type { App } from '@story/http';
 import type { CoreFeatureDeps } from './feature-deps';
 import { conversionRoutes } from './conversion/conversion.routes';

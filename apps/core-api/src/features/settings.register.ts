@@ -1,5 +1,6 @@
-// Account settings, consent and the remaining routes of spec 000 (issue 13 points 1, 2 (consent) and 9):
-// registered by app.ts at the root scope; public routes here, authenticated ones in a scope with deps.authHook.
+// Account settings, consent and the remaining routes of spec 000 (Settings; User, privacy, consent; Uploads,
+// images, audio, timeline, misc): registered by app.ts at the root scope; public routes here, authenticated
+// ones in a scope with deps.authHook.
 import type { App } from '@story/http';
 import type { AuthService } from './auth/auth.service';
 import type { CoreFeatureDeps } from './feature-deps';

@@ -1,5 +1,5 @@
-// Stories, books, templates and their PDF export (issue 5): registered by app.ts at the root scope;
-// public routes here, authenticated ones in a scope with deps.authHook.
+// Stories, books, templates and their PDF export (spec 000 Stories, Books, Templates): registered by app.ts
+// at the root scope; public routes here, authenticated ones in a scope with deps.authHook.
 import type { App } from '@story/http';
 import { bookExportRoutes } from './book-export/book-export.routes';
 import { BOOK_EXPORT_JOB, createBookExportService } from './book-export/book-export.service';

@@ -1,5 +1,6 @@
-// `npm run test:fuzz` (issue 17 point 1): every core-api route of the OpenAPI document, fuzzed as an owner,
-// a stranger, an admin and anonymously, against ids that exist; see libs/testing/src/fuzz.
+// `npm run test:fuzz` (CONTRACTS §3: bad input gets a 4xx, never a 500): every core-api route of the OpenAPI
+// document, fuzzed as an owner, a stranger, an admin and anonymously, against ids that exist; see
+// libs/testing/src/fuzz.
 import { describeFuzz, fuzzBudget, fuzzService } from '@story/testing';
 import { buildTestApp, signUp, PASSWORD, type SignedUp, type TestContext } from '../test/helper';
 

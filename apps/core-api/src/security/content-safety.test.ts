@@ -1,4 +1,4 @@
-// Issue 17 point 5 in core-api: stored story content is sanitised to the tags of spec 000 Limits (p, br,
+// Content safety in core-api: stored story content is sanitised to the tags of spec 000 Limits (p, br,
 // strong, em, ul, ol, li, no attributes) on every write path; pages built from user text (the memories story
 // page, the archive's offline story pages, the data export) escape it; and zip entry names made from hostile
 // titles are safe to extract (no absolute path, no .. or . segment, no backslash, drive letter, control or

@@ -1,4 +1,4 @@
-// Issue 17 point 5: the security headers of spec 000 Authentication 8 (with HSTS) on every route of the
+// The security headers of spec 000 Authentication 8 (with HSTS) on every route of the
 // OpenAPI document and on every kind of answer, and CORS of Authentication 7: the configured origins with
 // credentials, methods GET POST PUT DELETE, headers Content-Type and Authorization, no other origin, never a
 // wildcard. The served story page's own, stricter CSP: content-safety.test.ts.

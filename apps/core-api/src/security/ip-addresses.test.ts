@@ -1,4 +1,4 @@
-// Issue 17 point 5 / spec 000 Authentication 10: stored IP addresses have the last octet removed (IPv4
+// Spec 000 Authentication 10: stored IP addresses have the last octet removed (IPv4
 // a.b.c.0; IPv6 the last 80 bits, keeping the /48), and access logs hold no personal data. Checked three
 // ways: the inventory of address columns in the shared schema (a new one must be added here), the stored
 // value of each column core-api writes, and a scan of every row of every table and every log line for the

@@ -1,4 +1,4 @@
-// Issue 17 point 5: every rate limit of spec 000 Limits (and the limits CONTRACTS §7 and §10 add) holds on
+// Every rate limit of spec 000 Limits (and the limits CONTRACTS §7 and §10 add) holds on
 // every route that names it, with the real numbers (RATE_LIMIT_SCALE=1): the limit's requests pass the
 // limiter, the next one is 429 in the core shape {error} with Retry-After. A limit is counted per route
 // (each route has its own window), per caller or per address as the table says. Window limits hold across
@@ -75,7 +75,7 @@ const routes: [string, RouteCase][] = [
   ],
   // CONTRACTS §10: magic-link requests, 20 per hour per address (a different email each time).
   ['POST /api/auth/magic-link', { limit: 'core.magic-link.ip', request: (_w, ip) => ({ method: 'POST', url: '/api/auth/magic-link', remoteAddress: ip, payload: { email: uniqueEmail('ml') } }) }],
-  // issue 18: social sign-in, 30 per minute per address.
+  // CONTRACTS §10: social sign-in, 30 per minute per address (the project's figure).
   ['GET /api/auth/oauth/google/start', { limit: 'core.oauth', request: (_w, ip) => ({ method: 'GET', url: '/api/auth/oauth/google/start', remoteAddress: ip }) }],
   ['GET /api/auth/oauth/google/callback', { limit: 'core.oauth', request: (_w, ip) => ({ method: 'GET', url: '/api/auth/oauth/google/callback?state=x&code=y', remoteAddress: ip }) }],
   ['POST /api/auth/oauth/exchange', { limit: 'core.oauth', request: (_w, ip) => ({ method: 'POST', url: '/api/auth/oauth/exchange', remoteAddress: ip, payload: { code: randomBytes(32).toString('base64url') } }) }],

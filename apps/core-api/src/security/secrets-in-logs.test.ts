@@ -1,9 +1,9 @@
-// Issue 17 point 5: no secret or token reaches core-api's log. The pino stream is captured at the most verbose
-// level while a person signs up, fails and succeeds to sign in, refreshes (and replays the old refresh
-// token), verifies the email, signs in by magic link, invites and is invited, shares a story and opens the
-// link, asks for a direct-upload ticket and uses it, sends tampered tokens and signs out; then no password,
-// access or refresh token, email or magic-link token, invitation token, share token, upload ticket or
-// configured secret appears in any log line, whole or URL-encoded. (core-api has no password-reset route:
+// Spec 000 Authentication 10: no secret or token reaches core-api's log. The pino stream is captured at the
+// most verbose level while a person signs up, fails and succeeds to sign in, refreshes (and replays the old
+// refresh token), verifies the email, signs in by magic link, invites and is invited, shares a story and
+// opens the link, asks for a direct-upload ticket and uses it, sends tampered tokens and signs out; then no
+// password, access or refresh token, email or magic-link token, invitation token, share token, upload ticket
+// or configured secret appears in any log line, whole or URL-encoded. (core-api has no password-reset route:
 // a forgotten password is replaced by the magic link, CONTRACTS §10.) The redaction rules themselves:
 // libs/http/src/log-serializer.test.ts; invitation URLs: src/request-log-and-proxy.test.ts.
 import { logCapture, testEnv } from '@story/testing';

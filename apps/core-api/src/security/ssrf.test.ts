@@ -1,4 +1,4 @@
-// Issue 17 point 5: SSRF guards. The only place a service fetches a URL a user gave is the URL import
+// SSRF guards (CONTRACTS §9 Imports). The only place a service fetches a URL a user gave is the URL import
 // (CONTRACTS §9), through libs/http safe-fetch. Here: every spelling of an internal address that URL
 // parsers accept (decimal, octal, hex and short IPv4, IPv4-mapped and unspecified IPv6, userinfo tricks,
 // trailing dots, CGNAT, benchmark, multicast and documentation ranges) and every non-http scheme is refused

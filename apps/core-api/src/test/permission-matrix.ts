@@ -1,4 +1,4 @@
-// Generic permission-matrix harness (issue 5, point 6), for every feature area of core-api.
+// Generic permission-matrix harness (spec 000 Authentication 4-5), for every feature area of core-api.
 //
 // Five actors around one storyteller's content: the owner (who owns the content and the family group),
 // an active contributor and an active viewer of that group, a member who was removed from it, and a

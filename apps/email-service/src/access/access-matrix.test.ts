@@ -1,7 +1,7 @@
-// Access matrix of email-service (issue 17 point 2): every route of the OpenAPI document that takes an id,
-// called as each of the ten actors of libs/testing's access matrix, answers what spec 001 and CONTRACTS
-// §7 allow, and a refusal (401, 403, 404) never differs between an existing and a missing id. Then the
-// token attacks of CONTRACTS §2: each answers 401 in the email-service shape (code UNAUTHORIZED).
+// Access matrix of email-service (spec 001 Authentication, CONTRACTS §7): every route of the OpenAPI document
+// that takes an id, called as each of the ten actors of libs/testing's access matrix, answers what spec 001
+// and CONTRACTS §7 allow, and a refusal (401, 403, 404) never differs between an existing and a missing id.
+// Then the token attacks of CONTRACTS §2: each answers 401 in the email-service shape (code UNAUTHORIZED).
 //
 // Who is who here: email-service knows accounts, not families, so the owner is the account whose email
 // it is (spec 001 States: "id belongs to the caller") and contributor, viewer and removed (members of the
@@ -26,7 +26,7 @@ import {
   type Expected,
 } from '@story/testing';
 import { buildTestApp, type TestContext } from '../test/helper';
-import { accountWithSession, type TestAccount } from '../features/admin/admin-test-helpers';
+import { accountWithSession, type TestAccount } from '../features/admin/test/admin.test-helper';
 
 let t: TestContext;
 let who: Record<'owner' | 'contributor' | 'viewer' | 'removed' | 'stranger' | 'support' | 'admin', TestAccount>;

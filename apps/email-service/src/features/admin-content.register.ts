@@ -1,6 +1,7 @@
 // Wiring of the admin API's AI management, content, support, billing, waitlist and migration routes
-// (issue 15 points 5-7). `registerAdminContentPublic` holds the public ones (waitlist, download counter);
-// `registerAdminContent` goes inside an authenticated scope and adds the admin/support read check itself.
+// (spec 001 Admin resources and Admin application reference). `registerAdminContentPublic` holds the public
+// ones (waitlist, download counter); `registerAdminContent` goes inside an authenticated scope and adds the
+// admin/support read check itself.
 import type { DbClient } from '@story/db';
 import type { CacheBus } from '@story/flags';
 import { AI_CACHE_SCOPE, createDbUsageRecorder, createManagedLlm, registerLlmCache, type ManagedLanguageModel } from '@story/providers';

@@ -1,5 +1,6 @@
-// `npm run test:fuzz` (issue 17 point 1): every email-service route of the OpenAPI document, fuzzed as an
-// admin, a plain user, anonymously and with a bad token; see libs/testing/src/fuzz.
+// `npm run test:fuzz` (CONTRACTS §3: bad input gets a 4xx, never a 500): every email-service route of the
+// OpenAPI document, fuzzed as an admin, a plain user, anonymously and with a bad token; see
+// libs/testing/src/fuzz.
 import { describeFuzz, fuzzBudget, fuzzService } from '@story/testing';
 import { buildTestApp, sessionFor, type TestContext } from '../test/helper';
 

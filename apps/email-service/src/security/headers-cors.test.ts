@@ -1,4 +1,4 @@
-// Issue 17 point 5: the security headers (spec 000 Authentication 8, shared by the three services) on every
+// The security headers (spec 000 Authentication 8, shared by the three services) on every
 // route of email-service's OpenAPI document and on answers no route produced, and CORS limited to the
 // configured application origins with credentials, never a wildcard.
 import { corsProblems, routeProbes, securityHeaderProblems } from '@story/testing';

@@ -1,4 +1,4 @@
-// Issue 17 point 5 / spec 000 Authentication 10 in email-service: the admin audit log
+// Spec 000 Authentication 10 in email-service: the admin audit log
 // (admin_audit_log.ip_prefix, its only address column) keeps the address without its last octet (IPv6:
 // without its last 80 bits) for impersonation start and end, a flag change and a cache clear, from IPv4 and
 // IPv6 admins; no row of any table and no log line holds the full address. The column inventory of the

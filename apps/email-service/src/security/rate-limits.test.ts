@@ -1,4 +1,4 @@
-// Issue 17 point 5: the limits of spec 001 Limits hold with their real numbers (RATE_LIMIT_SCALE=1): admin
+// The limits of spec 001 Limits hold with their real numbers (RATE_LIMIT_SCALE=1): admin
 // APIs 100 per minute, user APIs 60, webhook APIs 1000; the next request is 429 RATE_LIMITED with
 // Retry-After and the X-RateLimit headers (Reset in epoch seconds). Every route of the document announces the
 // limit of its kind; a few of each kind are driven to the refusal, on one app and on two replicas sharing

@@ -1,8 +1,8 @@
-// Issue 17 point 5: no secret or token reaches email-service's log. The pino stream is captured at the most
-// verbose level while an admin impersonates a user (the impersonation token is used and then refused), the
-// cron route is called with the right and a wrong CRON_SECRET, delivery webhooks arrive signed, tampered
-// and replayed, an unsubscribe link is opened and posted, and tampered Bearer tokens are sent; then no
-// access token, impersonation token, cron secret, webhook secret or signature, unsubscribe token or JWT
+// Spec 000 Authentication 10: no secret or token reaches email-service's log. The pino stream is captured at
+// the most verbose level while an admin impersonates a user (the impersonation token is used and then
+// refused), the cron route is called with the right and a wrong CRON_SECRET, delivery webhooks arrive signed,
+// tampered and replayed, an unsubscribe link is opened and posted, and tampered Bearer tokens are sent; then
+// no access token, impersonation token, cron secret, webhook secret or signature, unsubscribe token or JWT
 // secret appears in any log line, whole or URL-encoded.
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'svix';

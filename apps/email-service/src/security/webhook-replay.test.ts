@@ -1,4 +1,4 @@
-// Issue 17 point 5 / CONTRACTS §6: delivery webhooks (Svix scheme, 5 minutes tolerance) refuse replays.
+// CONTRACTS §6: delivery webhooks (Svix scheme, 5 minutes tolerance) refuse replays.
 // Beyond the cases of features/webhooks/webhooks.test.ts (a replayed svix-id changes nothing; bad, missing,
 // tampered and 10-minute-old signatures get 401 and change nothing), here: the tolerance edges both ways
 // (a timestamp from the future too), a signature moved to another svix-id or timestamp, the same svix-id

@@ -1,8 +1,8 @@
-// Access matrix of tools-api (issue 17 point 2): every route of the OpenAPI document that takes an id or a
-// share code, called as each of the ten actors of libs/testing's access matrix, answers what spec 002
+// Access matrix of tools-api (spec 002 Authentication): every route of the OpenAPI document that takes an id
+// or a share code, called as each of the ten actors of libs/testing's access matrix, answers what spec 002
 // allows, and a refusal (400 for a missing session, 401, 403, 404) never differs between an existing and a
-// missing id. Then the token attacks of CONTRACTS §2: 401 in the tools-api envelope, never a quiet fall
-// back to an anonymous visitor.
+// missing id. Then the token attacks of CONTRACTS §2: 401 in the tools-api envelope, never a quiet fall back
+// to an anonymous visitor.
 //
 // Who is who here: the owner is a signed-in account that generated the items in its own tools session
 // (spec 002 Authentication 2: "authenticated sessions are linked to an account"). Family roles mean

@@ -1,6 +1,6 @@
-// `npm run test:fuzz` (issue 17 point 1): every tools-api route of the OpenAPI document, fuzzed as an
-// anonymous session, another session, a signed-in user, an admin and with bad credentials; see
-// libs/testing/src/fuzz.
+// `npm run test:fuzz` (CONTRACTS §3: bad input gets a 4xx, never a 500): every tools-api route of the OpenAPI
+// document, fuzzed as an anonymous session, another session, a signed-in user, an admin and with bad
+// credentials; see libs/testing/src/fuzz.
 import { describeFuzz, fuzzBudget, fuzzService } from '@story/testing';
 import { buildTestApp, generate, newSessionId, SAMPLE_OPTIONS, sessionFor, type TestContext } from '../test/helper';
 

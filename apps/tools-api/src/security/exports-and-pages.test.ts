@@ -1,7 +1,7 @@
-// Issue 17 point 5 in tools-api: exports and public pages escape user text, and CSV exports neutralise
-// formulas. One item whose title, content (values and keys), SEO fields, keywords and public responses are
-// hostile goes through the real routes: CSV (every cell, both columns), HTML, DOCX, PDF, JSON exports, the
-// public item page, its embed, the browse and landing pages, and the share API.
+// Spec 002 export and public page routes in tools-api: exports and public pages escape user text, and CSV
+// exports neutralise formulas. One item whose title, content (values and keys), SEO fields, keywords and
+// public responses are hostile goes through the real routes: CSV (every cell, both columns), HTML, DOCX, PDF,
+// JSON exports, the public item page, its embed, the browse and landing pages, and the share API.
 // Also held elsewhere: renderer unit cases (features/export/export.renderers.test.ts: CSV round trip with
 // formulas, HTML escaping), one escaped page (features/pages/pages.test.ts).
 import { buildTestApp, newSessionId, type TestContext } from '../test/helper';

@@ -1,4 +1,4 @@
-// Issue 17 point 5: the security headers (spec 000 Authentication 8, shared by the three services) on every
+// The security headers (spec 000 Authentication 8, shared by the three services) on every
 // route of tools-api's OpenAPI document, and its CORS: public GET routes readable from any site but never
 // with credentials; writes, admin and auth routes only from the configured application origins, with
 // credentials. Pages framed on purpose (embed variants, the flipbook PDF) relax framing only there.

@@ -1,4 +1,4 @@
-// Issue 17 point 5 / spec 000 Authentication 10 in tools-api: the address columns it writes
+// Spec 000 Authentication 10 in tools-api: the address columns it writes
 // (tools_sessions.ip_prefix, tools_analytics.ip_address, tools_rate_limit_hits.ip_prefix) keep the address
 // without its last octet (IPv6: without its last 80 bits); the per-address rate-limit key is a keyed hash
 // that does not reverse to the address; and after generate, view, share, export, respond, an analytics

@@ -1,4 +1,4 @@
-// Issue 17 point 5: the limits of spec 002 Limits at their real values (RATE_LIMIT_SCALE=1).
+// The limits of spec 002 Limits at their real values (RATE_LIMIT_SCALE=1).
 // Already held elsewhere, not repeated here: the generic hourly generate limit by tier (anonymous 5 per
 // session and per address, authenticated 50, premium 500), the 429 body, atomic counting under concurrency
 // (features/generate/limits.test.ts); responses 5 a day anonymous, 50 signed in

@@ -1,4 +1,4 @@
-// Issue 17 point 5: no secret or token reaches tools-api's log. At the most verbose level, a visitor
+// Spec 000 Authentication 10: no secret or token reaches tools-api's log. At the most verbose level, a visitor
 // generates, shares (private and expiring links), exports, writes, edits and deletes a response and reads
 // with the session id in the query string; a signed-in user and an admin do the same with Bearer tokens, a
 // tampered token is refused. No access token, JWT signature, visitor session id (the ownership credential

@@ -11,8 +11,6 @@ import { toolsError } from './errors';
 import { upsertToolsSession } from './sessions.repository';
 
 export const SESSION_ID_PATTERN = /^sess_[0-9]{10,13}_[A-Za-z0-9]{6,64}$/;
-export const ANONYMOUS_SESSION_HOURS = 24;
-export const IDLE_SESSION_DAYS = 30;
 
 export type ToolsRole = 'user' | 'support' | 'admin';
 

@@ -1,13 +1,24 @@
 // The SQL of tools_sessions: the one upsert every request with an X-Session-ID makes (shared/caller.ts).
 import type postgres from 'postgres';
 import { toDate } from './dates';
-import { ANONYMOUS_SESSION_HOURS, IDLE_SESSION_DAYS, type ToolsCaller } from './caller';
+
+/** Session lifetimes of spec 002 States and transitions: anonymous 24 hours, any session 30 days idle. */
+export const ANONYMOUS_SESSION_HOURS = 24;
+export const IDLE_SESSION_DAYS = 30;
+
+/** What the upsert records of a caller (a ToolsCaller fits). */
+export interface SessionUpsert {
+  sessionId: string;
+  userId: string | null;
+  ipPrefix: string;
+  userAgent: string | null;
+}
 
 /**
  * Upsert the session row in one statement and report whether it is still alive and until when. A session that picks up
  * a signed-in account stops being anonymous and from then on lives 30 days past its last activity.
  */
-export async function upsertToolsSession(sql: postgres.Sql, caller: Pick<ToolsCaller, 'sessionId' | 'userId' | 'ipPrefix' | 'userAgent'>): Promise<{ alive: boolean; expiresAt: Date | null }> {
+export async function upsertToolsSession(sql: postgres.Sql, caller: SessionUpsert): Promise<{ alive: boolean; expiresAt: Date | null }> {
   const rows = await sql<{ alive: boolean; expires_at: string | Date }[]>`
     insert into tools_sessions (id, user_id, is_anonymous, ip_prefix, user_agent, expires_at)
     values (${caller.sessionId}, ${caller.userId}, ${caller.userId === null}, ${caller.ipPrefix}, ${caller.userAgent},

@@ -1,6 +1,7 @@
-// Who may see and who owns generated content and responses: the one rule of tools-api (issue 12 point 4),
-// used by browse, share, responses, export, analytics and search, with the SQL predicates list queries
-// use so a list and a single read cannot drift apart. Rows are content rows (tools_<tool>) or responses.
+// Who may see and who owns generated content and responses: the one rule of tools-api (spec 002
+// Authentication 3-4), used by browse, share, responses, export, analytics and search, with the SQL
+// predicates list queries use so a list and a single read cannot drift apart. Rows are content rows
+// (tools_<tool>) or responses.
 //
 // Content: soft-deleted and expired rows (expires_at passed) exist for nobody. The owner (same session or
 // same account) and staff (admin, support) see the rest; anyone else sees it while it is public and its

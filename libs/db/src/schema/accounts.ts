@@ -16,8 +16,8 @@ export const accounts = pgTable(
     passwordHash: text('password_hash'),
     role: text('role').$type<AccountRole>().notNull().default('user'),
     /**
-     * admin or support given through the admin API (issue 15); like a listed email it counts only while
-     * the email is verified (roleForAccount), and the lists win over it.
+     * admin or support given through the admin API (spec 001 Admin application reference: users); like a
+     * listed email it counts only while the email is verified (roleForAccount), and the lists win over it.
      */
     grantedRole: text('granted_role').$type<AccountRole>(),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
@@ -29,7 +29,8 @@ export const accounts = pgTable(
     uniqueIndex('accounts_email_key').on(t.email),
     check('accounts_role_check', oneOf('role', ACCOUNT_ROLES)),
     check('accounts_granted_role_check', sql`granted_role IS NULL OR granted_role IN ('support', 'admin')`),
-    // Newest first: the admin users list and the dashboard's signup feed (issue 15).
+    // Newest first: the admin users list and the dashboard's signup feed (spec 001 Admin application
+    // reference).
     index('accounts_created_at_idx').on(t.createdAt.desc().nullsFirst()),
   ],
 );

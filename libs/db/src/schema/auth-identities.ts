@@ -1,4 +1,4 @@
-// Social sign-in identities (issue 18): one row per provider account linked to one of our accounts.
+// Social sign-in identities (CONTRACTS §10): one row per provider account linked to one of our accounts.
 // The OAuth flow writes them; GET/DELETE /api/auth/identities list and unlink them.
 import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';

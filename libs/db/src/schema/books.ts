@@ -1,11 +1,11 @@
-// Books assembled from stories (spec 000 "Book", story = chapter model), their chapter links, and the
-// book and cover templates a book is laid out with. Book rows use zone-less timestamps (Memories rule 2).
+// Books assembled from stories (spec 000 "Book", story = chapter model; the chapter links are in
+// book-chapters.ts) and the book and cover templates a book is laid out with. Book rows use zone-less
+// timestamps (Memories rule 2).
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { campaigns } from './campaigns';
 import { familyGroups } from './family';
-import { stories } from './stories';
 import { createdAt, createdAtNoTz, id, oneOf, updatedAt, updatedAtNoTz } from './_columns';
 
 /** Shared shape of book and cover templates: seeded reference data with readable slug ids. */
@@ -103,32 +103,5 @@ export const books = pgTable(
     check('books_status_check', oneOf('status', BOOK_STATUSES)),
     check('books_trim_size_check', oneOf('trim_size', TRIM_SIZES)),
     check('books_word_count_check', sql`word_count >= 0`),
-  ],
-);
-
-/** Links a story to a book as one chapter. */
-export const bookChapters = pgTable(
-  'book_chapters',
-  {
-    id: id(),
-    bookId: uuid('book_id')
-      .notNull()
-      .references(() => books.id, { onDelete: 'cascade' }),
-    storyId: uuid('story_id')
-      .notNull()
-      .references((): AnyPgColumn => stories.id, { onDelete: 'cascade' }),
-    chapterNumber: integer('chapter_number').notNull(),
-    /** Chapter title when it differs from the story title. */
-    title: text('title'),
-    createdAt: createdAtNoTz(),
-    updatedAt: updatedAtNoTz(),
-  },
-  (t) => [
-    // A story appears once per book. chapter_number is not unique: reordering rewrites many rows and
-    // a non-deferrable unique would trip mid-update; the service renumbers in one transaction.
-    uniqueIndex('book_chapters_book_story_key').on(t.bookId, t.storyId),
-    index('book_chapters_book_number_idx').on(t.bookId, t.chapterNumber),
-    index('book_chapters_story_id_idx').on(t.storyId),
-    check('book_chapters_number_check', sql`chapter_number > 0`),
   ],
 );

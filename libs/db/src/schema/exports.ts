@@ -75,9 +75,9 @@ export const exportJobs = pgTable(
 );
 
 /**
- * CRC-32 of stored objects as a memories archive streamed them (issue 14). A zip's central directory needs
- * every entry's CRC; knowing it lets a download resumed at byte N skip the files before N instead of reading
- * them again. Objects are never rewritten under a key, so a key and size name the bytes.
+ * CRC-32 of stored objects as a memories archive streamed them (spec 000 Archive 2). A zip's central directory
+ * needs every entry's CRC; knowing it lets a download resumed at byte N skip the files before N instead of
+ * reading them again. Objects are never rewritten under a key, so a key and size name the bytes.
  */
 export const archiveChecksums = pgTable(
   'archive_checksums',

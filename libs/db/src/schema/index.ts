@@ -8,6 +8,7 @@ export * from './recordings';
 export * from './stories';
 export * from './conversations';
 export * from './books';
+export * from './book-chapters';
 export * from './family';
 export * from './gifts';
 export * from './imports';

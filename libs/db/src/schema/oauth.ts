@@ -1,4 +1,4 @@
-// Social sign-in in flight (issue 18, CONTRACTS §10): the state of each /start (with its nonce and PKCE
+// Social sign-in in flight (CONTRACTS §10): the state of each /start (with its nonce and PKCE
 // verifier, single use, 10 minutes) and the one-time codes the callback hands the web application
 // (single use, 2 minutes). Only sha256 hashes of the state, the browser binding and the code are stored.
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';

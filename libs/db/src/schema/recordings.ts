@@ -75,10 +75,11 @@ export const recordings = pgTable(
     index('recordings_user_id_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
     // The memories filters Recordings and Videos split on media_type.
     index('recordings_user_media_created_idx').on(t.userId, t.mediaType, t.createdAt.desc().nullsFirst()),
-    // Memories merge and its keyset cursor (issue 14): one storyteller's playable recordings of one media type
-    // in the page's order, the zone-less time read as UTC (Memories rule 2) with the id as tie-break. The
-    // trailing created_at lets PostgreSQL answer from the index alone (an index-only scan cannot recompute an
-    // expression without its column); deep pages read thousands of entries, so heap visits would dominate.
+    // Memories merge and its keyset cursor (spec 000 Memories and archive 1): one storyteller's playable
+    // recordings of one media type in the page's order, the zone-less time read as UTC (Memories rule 2) with
+    // the id as tie-break. The trailing created_at lets PostgreSQL answer from the index alone (an index-only
+    // scan cannot recompute an expression without its column); deep pages read thousands of entries, so heap
+    // visits would dominate.
     index('recordings_memories_idx')
       .on(t.userId, t.mediaType, sql`(created_at AT TIME ZONE 'UTC') DESC`, sql`id DESC`, t.createdAt)
       .where(sql`status = 'completed'`),

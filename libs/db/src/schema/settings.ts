@@ -99,7 +99,10 @@ export const userPrivacySettings = pgTable(
     analyticsEnabled: boolean('analytics_enabled').notNull().default(true),
     improvementDataSharing: boolean('improvement_data_sharing').notNull().default(true),
     marketingDataUsage: boolean('marketing_data_usage').notNull().default(false),
-    /** Keep GPS location (EXIF) in stored copies of uploaded photos; off: it is stripped (issue 13). */
+    /**
+     * Keep GPS location (EXIF) in stored copies of uploaded photos; off (the default): it is stripped, so a
+     * shared photo never gives away where it was taken.
+     */
     keepPhotoLocation: boolean('keep_photo_location').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

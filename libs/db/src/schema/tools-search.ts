@@ -1,8 +1,9 @@
-// One search table over the sixteen tool content tables and tools_responses (issue 16): GET /api/search
-// reads one GIN index instead of seventeen. Rows are written only by triggers on the source tables (the
-// migration tools_search defines them), in the same transaction as the write, so the table never drifts.
-// tools_search_changes is the outbox of an external engine (Meilisearch): the triggers add the ids they
-// touch while tools_search_state.external is on, and the tools job runner pushes and deletes them.
+// One search table over the sixteen tool content tables and tools_responses (spec 002 Endpoints, GET
+// /api/search): GET /api/search reads one GIN index instead of seventeen. Rows are written only by triggers
+// on the source tables (the migration tools_search defines them), in the same transaction as the write, so
+// the table never drifts. tools_search_changes is the outbox of an external engine (Meilisearch): the
+// triggers add the ids they touch while tools_search_state.external is on, and the tools job runner pushes
+// and deletes them.
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { oneOf } from './_columns';

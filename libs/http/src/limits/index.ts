@@ -1,5 +1,5 @@
-// One limiter (issue 12): the table of named limits, its two stores (short windows through
-// @fastify/rate-limit, persisted counts in PostgreSQL) and the 429 answers they give.
+// One limiter (the Limits sections of spec 000, 001 and 002): the table of named limits, its two stores
+// (short windows through @fastify/rate-limit, persisted counts in PostgreSQL) and the 429 answers they give.
 export * from './limit-table';
 export * from './window-store';
 export * from './counter-store';

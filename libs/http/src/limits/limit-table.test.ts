@@ -18,7 +18,7 @@ it.each([
   // CONTRACTS §10
   ['core.magic-link.ip', { max: 20, window: 'hour', key: 'ip', store: 'window' }],
   ['core.magic-link.email', { max: 5, window: 'hour', key: 'email', store: 'postgres' }],
-  // issue 18: social sign-in
+  // CONTRACTS §10: social sign-in (the project's figure)
   ['core.oauth', { max: 30, window: 'minute', key: 'ip', store: 'window' }],
   // CONTRACTS §9: gifts, per account
   ['core.gifts.purchase', { max: 10, window: 'hour', key: 'caller', store: 'window' }],

@@ -38,7 +38,7 @@ const BASE = {
   'core.uploads': window(20, 'hour', 'caller', 'spec 000 Limits: file upload'),
   'core.invitation-preview': window(30, 'minute', 'caller', 'core-api: the public invitation preview, per address'),
   'core.share': window(120, 'minute', 'caller', 'core-api: public share links and their audio (GET /api/share/[token]), per address; players seek with Range'),
-  'core.oauth': window(30, 'minute', 'ip', 'issue 18: social sign-in start, callback and code exchange, per address'),
+  'core.oauth': window(30, 'minute', 'ip', 'core-api: social sign-in (CONTRACTS §10) start, callback and code exchange, per address'),
   // CONTRACTS §9: gifts move money and plans, so each of these is limited per account.
   'core.gifts.purchase': window(10, 'hour', 'caller', 'CONTRACTS §9: gift purchases per account'),
   'core.gifts.retry': window(10, 'hour', 'caller', 'CONTRACTS §9: failed gift deliveries sent again, per account'),

@@ -1,7 +1,7 @@
 // The limiter's two stores, one table of cases each: a named limit allows up to its max, refuses max+1 with
 // the headers and the 429 body in each service's shape, and a new window allows again.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@story/db';
+import { createTestDatabase, type TestDatabase } from '@story/db/testing';
 import { coreErrorRenderer, createServer, emailErrorRenderer, registerErrorHandling, toolsErrorRenderer, type App, type ErrorRenderer } from '../index';
 import { consumeCounters, countedLimit, windowOf, type CounterHit } from './counter-store';
 import { toolsGenerateLimit, toolsResponseLimit } from './limit-table';

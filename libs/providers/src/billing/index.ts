@@ -1,5 +1,5 @@
-// Billing (issue 13): a port, the offline recorder as the default, chosen by BILLING_PROVIDER. A card
-// processor's adapter joins the switch below; callers never change.
+// Billing (spec 000 Gifts, CONTRACTS §9): a port, the offline recorder as the default, chosen by
+// BILLING_PROVIDER. A card processor's adapter joins the switch below; callers never change.
 import type { Billing } from './billing.port';
 import { createOfflineBilling } from './offline.adapter';
 

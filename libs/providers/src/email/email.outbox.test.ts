@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ProviderError } from '../provider-error';
 import type { EmailMessage } from './email.port';
 import { createEmailDelivery } from './index';
-import { leafParts, parseMime } from './testing/mime';
+import { leafParts, parseMime } from './test/mime';
 
 const message = (overrides: Partial<EmailMessage> = {}): EmailMessage => ({
   from: 'Family Stories <noreply@stories.example>',

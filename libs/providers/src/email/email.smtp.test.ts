@@ -12,7 +12,7 @@ import type { EmailDelivery, EmailMessage } from './email.port';
 import { createEmailDelivery } from './index';
 import { isRecipientRefusal, parseQueueId, smtpFailureReason, toSmtpProviderError } from './smtp.adapter';
 import { EmailDeliveryError } from './delivery-error';
-import { leafParts, parseMime } from './testing/mime';
+import { leafParts, parseMime } from './test/mime';
 
 interface Received {
   from: string;

@@ -1,9 +1,9 @@
-// The cross-service access matrix (issue 17 point 2): every route of an OpenAPI document that takes an
-// id, called as each of ten actors, must answer exactly what the spec allows; an actor who may not know
-// the resource (404) must get the very answer a random id that does not exist gets, so an answer never
-// tells a stranger that an id exists. Each service's test (apps/<app>/src/access/access-matrix.test.ts)
-// lists its cases; this module derives the id routes from the document (so a new route without a case
-// fails the test), runs the cases and counts what it checked.
+// The cross-service access matrix (spec 000 Authentication 4-6, spec 001 Authentication, spec 002
+// Authentication): every route of an OpenAPI document that takes an id, called as each of ten actors, must
+// answer exactly what the spec allows; an actor who may not know the resource (404) must get the very answer
+// a random id that does not exist gets, so an answer never tells a stranger that an id exists. Each service's
+// test (apps/<app>/src/access/access-matrix.test.ts) lists its cases; this module derives the id routes from
+// the document (so a new route without a case fails the test), runs the cases and counts what it checked.
 import { randomInt, randomUUID } from 'node:crypto';
 import { shapeProblem, type ErrorShape } from '../fuzz/run-fuzz';
 

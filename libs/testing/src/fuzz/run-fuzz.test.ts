@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { createTestDatabase, type TestDatabase } from '@story/db';
+import { createTestDatabase, type TestDatabase } from '@story/db/testing';
 import { fuzzService } from './run-fuzz';
 
 // The fuzz property itself must be able to fail: a small app with one flaw per route.

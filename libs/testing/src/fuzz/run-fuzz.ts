@@ -1,4 +1,4 @@
-// The fuzz loop and its property (issue 17 point 1): every request derived from the OpenAPI document is
+// The fuzz loop and its property (CONTRACTS §3): every request derived from the OpenAPI document is
 // sent with app.inject, one at a time, and its answer must be: below 500 (502/503 only where the route
 // declares them), free of stack traces and SQL text, in the service's error shape when it is an error, and,
 // when refused (4xx), followed by no committed write to any table (triggers count them).

@@ -1,8 +1,8 @@
-// Who may act on whose content (issue 11 point 8): the role an invitation grants applies to the library of
-// the group's owner who invited them, in that direction only. Co-members see each other's content (spec
-// 000 "Who may see and download"), but nobody creates or edits in another member's library without having
-// been invited to it as contributor. Both directions are checked through the routes, and the database is
-// unchanged after every refusal.
+// Who may act on whose content (spec 000 Authentication 4-5): the role an invitation grants applies to the
+// library of the group's owner who invited them, in that direction only. Co-members see each other's content
+// (spec 000 "Who may see and download"), but nobody creates or edits in another member's library without
+// having been invited to it as contributor. Both directions are checked through the routes, and the database
+// is unchanged after every refusal.
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { newCampaign, newFamily, newStory, setTier } from '../../test/stories-books-factories';
 import { contentRoleOf } from './access.policy';

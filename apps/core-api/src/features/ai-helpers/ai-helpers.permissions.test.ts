@@ -1,6 +1,7 @@
-// Permission matrix for the AI helpers that take ids (issue 13 point 10). The helpers read only the caller's
-// own content: the owner gets 200; family members of the owner (contributor, viewer), a removed member and a
-// stranger all get 404 with no data, and their refused calls count nothing against their allowance.
+// Permission matrix for the AI helpers that take ids (spec 000 Authentication 5). The helpers read only the
+// caller's own content: the owner gets 200; family members of the owner (contributor, viewer), a removed
+// member and a stranger all get 404 with no data, and their refused calls count nothing against their
+// allowance.
 import { setTier } from '../../test/family-factories';
 import { newConversation } from '../../test/conversations-factories';
 import { buildTestApp, type TestContext } from '../../test/helper';

@@ -32,6 +32,12 @@ export const userSchema = z.object({
   email_verified: z.boolean(),
 });
 
+/** Who is asking: the user agent and address a new session records. */
+export interface ClientMeta {
+  userAgent?: string;
+  ip?: string;
+}
+
 /** An account as answers and tokens need it. */
 export interface AccountView {
   id: string;

@@ -9,12 +9,9 @@ import { createEmailVerification } from './email-verification';
 import { createMagicLinks } from './magic-link';
 import { AppError, ipWithoutLastOctet } from '@story/http';
 import { createAuthRepository } from './auth.repository';
-import { toUser, type AccountView, type AuthResult } from './auth.schemas';
+import { toUser, type AccountView, type AuthResult, type ClientMeta } from './auth.schemas';
 
-export interface ClientMeta {
-  userAgent?: string;
-  ip?: string;
-}
+export type { ClientMeta } from './auth.schemas';
 
 export interface AuthServiceDeps {
   db: Database;

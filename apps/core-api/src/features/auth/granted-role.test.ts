@@ -1,4 +1,4 @@
-// A role an admin grants through email-service's admin API (accounts.granted_role, issue 15) survives
+// A role an admin grants through email-service's admin API (accounts.granted_role) survives
 // sign-in and refresh, which decide the role again each time (roleForAccount), but only while the email
 // is verified (CONTRACTS §7).
 import { decodeJwt } from 'jose';

@@ -1,4 +1,5 @@
-// /api/auth/identities (issue 18 point 3): the caller's sign-in methods, and unlinking a social one.
+// /api/auth/identities (spec 000 Authentication 2, CONTRACTS §10): the caller's sign-in methods, and
+// unlinking a social one.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';

@@ -1,5 +1,6 @@
-// Issue 18 point 3: GET /api/auth/identities lists the caller's ways in, DELETE unlinks a social one but
-// never the last way in; accounts without a password (social sign-in) exist and never sign in by password.
+// Spec 000 Authentication 2, CONTRACTS §10: GET /api/auth/identities lists the caller's ways in, DELETE
+// unlinks a social one but never the last way in; accounts without a password (social sign-in) exist and
+// never sign in by password.
 import { buildTestApp, PASSWORD, signUp, type SignedUp, type TestContext } from '../../test/helper';
 
 let t: TestContext;

@@ -1,4 +1,4 @@
-// Sign-in methods of an account (issue 18 point 3). Ways in:
+// Sign-in methods of an account (spec 000 Authentication 2, CONTRACTS §10). Ways in:
 // - password: when the account has a password hash (accounts made by social sign-in have none);
 // - magic_link: when the email is verified. Any account may ask for a link, but only a verified address
 //   is known to be the holder's mailbox, so only then does it count as a way in (and is listed);

@@ -10,8 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AccountRole, Database, DbOrTx } from '@story/db';
 import { triggerMagicLink } from '@story/email';
 import { AppError, countedLimit } from '@story/http';
-import type { AccountView, AuthResult } from './auth.schemas';
-import type { ClientMeta } from './auth.service';
+import type { AccountView, AuthResult, ClientMeta } from './auth.schemas';
 import { createAuthRepository } from './auth.repository';
 import { createMagicLinkRepository } from './magic-link.repository';
 

@@ -1,9 +1,11 @@
 // The SQL of book exports (CONVENTIONS 7): export_jobs rows of kind interior or cover, and the book and
 // chapter reads a render needs. Raw postgres.js throughout; column lists are fragments, not strings.
 import type { Sql } from 'postgres';
-import { one, type ExportPaper, type ExportPreflight } from '@story/db';
+import { one, type ExportKind, type ExportPaper, type ExportPreflight } from '@story/db';
 import { isoUtc, type SqlOrTx } from '../sql-fragments';
-import type { BookExportKind } from './book-export.service';
+
+/** The export jobs of a book (export_jobs.kind); archives are the memories feature's. */
+export type BookExportKind = Extract<ExportKind, 'interior' | 'cover'>;
 
 export interface JobRow {
   id: string;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { defineJob } from '@story/jobs';
 import { AppError, badRequest, notFound } from '@story/http';
 import { newObjectKey, type ObjectStorage, type StoredObject } from '@story/providers';
-import type { ExportKind, ExportPaper, ExportPreflight } from '@story/db';
+import type { ExportPaper, ExportPreflight } from '@story/db';
 import {
   isTrimSize,
   MAX_INTERIOR_PAGES,
@@ -27,9 +27,7 @@ import { contentBlocks } from '../stories/story-content';
 import { FONT_FAMILIES, headerFooterOf, typographyOf, typographySchema, type StandardFamily, type Typography } from '../stories/story-layout';
 import type { TemplatesService } from '../templates/templates.service';
 import { assertAllowance, tierOf, TIER_ALLOWANCES, type Tier } from '../tiers/tier-allowances';
-import { createBookExportRepository, type JobRow } from './book-export.repository';
-
-export type BookExportKind = Extract<ExportKind, 'interior' | 'cover'>;
+import { createBookExportRepository, type BookExportKind, type JobRow } from './book-export.repository';
 
 export interface ExportJobView {
   id: string;

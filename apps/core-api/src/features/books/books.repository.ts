@@ -2,11 +2,37 @@
 // and the chapter texts the content analysis reads. Raw postgres.js; the chapter writes are in
 // book-chapters.repository.ts.
 import type { Sql } from 'postgres';
-import { one } from '@story/db';
+import { one, type BookChapterSummary } from '@story/db';
 import { isoUtc, type SqlOrTx } from '../sql-fragments';
 import { coMemberIds } from '../access/access.repository';
-import type { BookView } from './books.service';
 import type { ChapterText } from './content-analysis';
+
+/** A book in the API's shape (spec 000 Book), as every query here returns it. */
+export interface BookView {
+  id: string;
+  user_id: string;
+  title: string;
+  subtitle: string | null;
+  author_name: string | null;
+  book_type: string;
+  status: string;
+  story_ids: string[];
+  word_count: number;
+  chapters: BookChapterSummary[];
+  campaign_id: string | null;
+  family_group_id: string | null;
+  template_id: string | null;
+  cover_template_id: string | null;
+  interior_template_id: string | null;
+  trim_size: string;
+  keywords: string[];
+  categories: string[];
+  language: string;
+  kdp_enrolled: boolean;
+  kdp_select: boolean;
+  created_at: string;
+  updated_at: string;
+}
 
 /** The columns a book is created with (the rest have defaults or are the chapter mirror). */
 export interface NewBook {

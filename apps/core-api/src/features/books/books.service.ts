@@ -10,36 +10,8 @@ import type { TemplatesService } from '../templates/templates.service';
 import { appendChapters, lockBookForChange, removeChapter, reorderChapters, type LockedBook, type Tx } from './book-chapters';
 import type { AddChapterInput, ContentAnalysis, CreateBookInput, UpdateBookInput } from './books.schemas';
 import { analyseContent, type ChapterText } from './content-analysis';
-import type { BookChapterSummary } from '@story/db';
 import { createBooksListCache } from './books-list-cache';
-import { createBooksRepository } from './books.repository';
-
-export interface BookView {
-  id: string;
-  user_id: string;
-  title: string;
-  subtitle: string | null;
-  author_name: string | null;
-  book_type: string;
-  status: string;
-  story_ids: string[];
-  word_count: number;
-  chapters: BookChapterSummary[];
-  campaign_id: string | null;
-  family_group_id: string | null;
-  template_id: string | null;
-  cover_template_id: string | null;
-  interior_template_id: string | null;
-  trim_size: string;
-  keywords: string[];
-  categories: string[];
-  language: string;
-  kdp_enrolled: boolean;
-  kdp_select: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
+import { createBooksRepository, type BookView } from './books.repository';
 
 const TEMPLATE_FIELDS = [
   ['template_id', 'book_templates'],

@@ -1,7 +1,7 @@
-// Permission matrix of issue 5 point 6 for the stories and books routes with an id: the owner, a family
-// contributor, a family viewer, a removed member and a stranger each get exactly what spec 000
-// Authentication 4 allows. No role = 404 (never data), a role without the permission = 403. Refused
-// calls are made first and must leave the rows unchanged; the allowed callers then succeed.
+// Permission matrix (spec 000 Authentication 4-5) for the stories and books routes with an id: the owner, a
+// family contributor, a family viewer, a removed member and a stranger each get exactly what spec 000
+// Authentication 4 allows. No role = 404 (never data), a role without the permission = 403. Refused calls are
+// made first and must leave the rows unchanged; the allowed callers then succeed.
 import type { InjectOptions } from 'light-my-request';
 import { buildTestApp, type SignedUp, type TestContext } from '../../test/helper';
 import { newCast, newStory, waitForExport, type Cast } from '../../test/stories-books-factories';

@@ -1,6 +1,7 @@
-// The admin's prompt templates reach the model at run time (issue 15 point 5): core-api built with an
-// OpenAI-compatible provider pointed at a local fake server; the interviewer and the summary send the
-// active template version of their key as the system prompt, and the built-in prompt while none exists.
+// The admin's prompt templates reach the model at run time (spec 001 Admin resources: AI prompt templates
+// with version history): core-api built with an OpenAI-compatible provider pointed at a local fake server;
+// the interviewer and the summary send the active template version of their key as the system prompt, and the
+// built-in prompt while none exists.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';

@@ -3,7 +3,9 @@
 // the caller's transaction.
 import { one, type TranscriptWord } from '@story/db';
 import type { SqlOrTx } from '../sql-fragments';
-import type { SourceType } from './conversion.source';
+
+/** What a story is converted from (POST /api/stories/convert `sourceType`, spec 000 Stories). */
+export type SourceType = 'recording' | 'conversation';
 
 export interface ConvertedStory {
   userId: string;

@@ -4,10 +4,8 @@
 import type { Sql, TransactionSql } from 'postgres';
 import type { TranscriptWord } from '@story/db';
 import { AppError, notFound } from '@story/http';
-import { createConversionRepository } from './conversion.repository';
+import { createConversionRepository, type SourceType } from './conversion.repository';
 import type { SourceSegment } from './provenance';
-
-export type SourceType = 'recording' | 'conversation';
 
 export interface ConversionSource {
   type: SourceType;

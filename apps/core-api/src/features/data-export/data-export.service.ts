@@ -1,6 +1,6 @@
-// Data exports (spec 000 settings table user_data_exports; issue 13 point 3). A row is what the user sees
-// (pending -> processing -> completed | failed); a `data-export.build` job of the core runner, queued in the
-// transaction that inserts the row, streams the file into storage. Finished files expire after
+// Data exports (spec 000 settings table user_data_exports; CONTRACTS §9 Data export). A row is what the user
+// sees (pending -> processing -> completed | failed); a `data-export.build` job of the core runner, queued in
+// the transaction that inserts the row, streams the file into storage. Finished files expire after
 // EXPORT_TTL_DAYS; the recurring `data-export.expire` job deletes them from storage.
 import type { Readable } from 'node:stream';
 import type { Sql, TransactionSql } from 'postgres';

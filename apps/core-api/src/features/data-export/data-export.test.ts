@@ -1,6 +1,7 @@
-// Data exports (issue 13 point 3, point 10): json with every row the account owns and no secret, pdf
-// read back by MuPDF, zip opened with yauzl with the media bytes as stored; the download rules (202
-// while pending, 409 failed, 410 expired) and the expiry sweep; bad input; a stranger always gets 404.
+// Data exports (CONTRACTS §9 Data export; spec 000 Authentication 5): json with every row the account owns
+// and no secret, pdf read back by MuPDF, zip opened with yauzl with the media bytes as stored; the download
+// rules (202 while pending, 409 failed, 410 expired) and the expiry sweep; bad input; a stranger always gets
+// 404.
 import yauzl from 'yauzl';
 import { createDbClient } from '@story/db';
 import type { ObjectStorage } from '@story/providers';

@@ -1,4 +1,4 @@
-// Permission matrix (issue 5 point 6) over every family, timeline and create-flow route with an id:
+// Permission matrix (spec 000 Authentication 4-5) over every family, timeline and create-flow route with an id:
 // owner, contributor, viewer, removed member and stranger each get exactly what the policy allows;
 // removed members and strangers get 404 with no data.
 import { buildTestApp, type TestContext } from '../../test/helper';

@@ -1,6 +1,7 @@
-// GET /api/flags (CONTRACTS §7) and the cross-process part of issue 15 point 4: a flag change committed
-// with its NOTIFY by another OS process (as email-service's POST /api/feature-flags does) is seen by this
-// core-api within a second, although its cache would otherwise hold the old rules for 300 s.
+// GET /api/flags (CONTRACTS §7) and the cross-process part of its caching rule (CONTRACTS §7 Feature flags):
+// a flag change committed with its NOTIFY by another OS process (as email-service's POST /api/feature-flags
+// does) is seen by this core-api within a second, although its cache would otherwise hold the old rules for
+// 300 s.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';

@@ -2,7 +2,7 @@
 // family roles included), cancel, failed-delivery errors, retry with a new code, dismiss; invoices.
 import { buildTestApp, signUp, type SignedUp, type TestContext } from '../../test/helper';
 import { allow, createFamilyActors, runPermissionMatrix, type FamilyActors } from '../../test/permission-matrix';
-import { buyGift, codeFromEmail, redeem, snapshot } from './gifts.test-helpers';
+import { buyGift, codeFromEmail, redeem, snapshot } from './gifts.test-helper';
 
 let t: TestContext;
 let actors: FamilyActors;

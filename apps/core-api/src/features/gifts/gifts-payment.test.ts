@@ -6,7 +6,7 @@ import { ConfigError } from '@story/config';
 import { testEnv } from '@story/testing';
 import { loadConfig } from '../../config';
 import { buildTestApp, PASSWORD, signUp, uniqueEmail, type SignedUp, type TestContext } from '../../test/helper';
-import { buyGift, giftBody, redeem, snapshot, tierOf } from './gifts.test-helpers';
+import { buyGift, giftBody, redeem, snapshot, tierOf } from './gifts.test-helper';
 
 const PRODUCTION = {
   NODE_ENV: 'production',

@@ -9,7 +9,7 @@ import { loadConfig } from '../../config';
 import { createTestDatabase, type TestDatabase } from '@story/testing';
 import { signUp, type SignedUp } from '../../test/helper';
 import { endLapsedGiftTerms } from './gift-terms';
-import { buyGift, codeFromEmail, giftBody, redeem, snapshot, tierOf } from './gifts.test-helpers';
+import { buyGift, codeFromEmail, giftBody, redeem, snapshot, tierOf } from './gifts.test-helper';
 
 const APP_URL = 'https://app.example.test';
 let database: TestDatabase;

@@ -4,7 +4,7 @@
 // stored-file quota; audio streaming and share links.
 import sharp from 'sharp';
 import { signUp, type SignedUp } from '../../test/helper';
-import { buildImportsApp, multipart, type ImportsHarness } from '../imports/imports.harness';
+import { buildImportsApp, multipart, type ImportsHarness } from '../imports/test/imports.harness';
 import { gpsEntryCount } from './exif-gps';
 
 const GPS_EXIF = { IFD0: { Make: 'PhoneMaker' }, IFD2: { DateTimeOriginal: '1978:07:14 15:30:00', OffsetTimeOriginal: '+02:00' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 2650/100', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 3960/100' } };

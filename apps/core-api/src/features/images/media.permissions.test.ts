@@ -1,11 +1,11 @@
-// Permission matrix (issue 13 point 10) for imports, images, audio and presigned uploads: the owner, an
-// active contributor and viewer of the owner's family, a removed member and a stranger. Imports and
-// uploaded files are private (404 to everyone else); images and audio are seen by the family and changed
-// only by the owner. After every refused change the database and storage are as they were. Also the
-// upload-url round trip and its bad input.
+// Permission matrix (spec 000 Authentication 4-5) for imports, images, audio and presigned uploads: the
+// owner, an active contributor and viewer of the owner's family, a removed member and a stranger. Imports and
+// uploaded files are private (404 to everyone else); images and audio are seen by the family and changed only
+// by the owner. After every refused change the database and storage are as they were. Also the upload-url
+// round trip and its bad input.
 import sharp from 'sharp';
 import { allow, createFamilyActors, runPermissionMatrix, type Actor, type FamilyActors } from '../../test/permission-matrix';
-import { buildImportsApp, multipart, type ImportsHarness } from '../imports/imports.harness';
+import { buildImportsApp, multipart, type ImportsHarness } from '../imports/test/imports.harness';
 
 const privateTo = (owner: number) => ({ owner, contributor: 404, viewer: 404, removed: 404, stranger: 404 });
 

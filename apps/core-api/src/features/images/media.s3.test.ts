@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { signUp, type SignedUp } from '../../test/helper';
-import { buildImportsApp, multipart, type ImportsHarness } from '../imports/imports.harness';
+import { buildImportsApp, multipart, type ImportsHarness } from '../imports/test/imports.harness';
 
 // s3rver ships no types; these are the calls this test makes.
 interface S3Fake {

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signUp, type SignedUp } from '../../test/helper';
 import { newCampaign } from '../../test/stories-books-factories';
-import { buildImportsApp, installPdfWorker, multipart, type ImportsHarness } from './imports.harness';
+import { buildImportsApp, installPdfWorker, multipart, type ImportsHarness } from './test/imports.harness';
 
 async function makePdf(pages: string[]): Promise<Buffer> {
   const PDFDocument = require('pdfkit') as typeof import('pdfkit');

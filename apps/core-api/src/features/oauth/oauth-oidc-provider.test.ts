@@ -11,7 +11,7 @@ import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
-import { appleSigningKey, startFakeProvider, type FakeProvider } from './oauth.fake-provider';
+import { appleSigningKey, startFakeProvider, type FakeProvider } from './test/oauth.fake-provider';
 import { startOidcProvider, type OidcProviderServer } from './test/oidc-provider';
 
 const APP_URL = 'https://app.example.test';

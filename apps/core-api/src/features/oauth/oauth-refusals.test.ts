@@ -1,11 +1,11 @@
-// Issue 18 point 4 and Bad input for social sign-in: a replayed state, a wrong nonce, an expired or
+// Social sign-in refuses bad input (CONTRACTS §10): a replayed state, a wrong nonce, an expired or
 // foreign-audience ID token, a bad signature, a callback without state or with another start's state,
 // an exchange code used twice, an unknown or unconfigured provider: a clear 4xx, no session, no code, and
 // no state, code or token in a log line.
 import { testEnv } from '@story/testing';
 import { loadConfig } from '../../config';
-import { buildOAuthHarness, type Harness } from './oauth.harness';
-import type { IdTokenOverrides } from './oauth.fake-provider';
+import { buildOAuthHarness, type Harness } from './test/oauth.harness';
+import type { IdTokenOverrides } from './test/oauth.fake-provider';
 
 let h: Harness;
 beforeAll(async () => {

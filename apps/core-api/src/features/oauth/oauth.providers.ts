@@ -1,7 +1,7 @@
-// The three social sign-in providers on openid-client (issue 18, CONTRACTS §10). Google and Apple are
-// OpenID Connect: their discovery document (OAUTH_<P>_ISSUER) gives the endpoints and the JWKS the ID
-// token is checked against (signature, iss, aud, nonce, exp: all by the library). Facebook is plain OAuth 2:
-// an Issuer with explicit endpoints under OAUTH_FACEBOOK_BASE_URL and the Graph API /me as userinfo.
+// The three social sign-in providers on openid-client (spec 000 Authentication 2, CONTRACTS §10). Google and
+// Apple are OpenID Connect: their discovery document (OAUTH_<P>_ISSUER) gives the endpoints and the JWKS the
+// ID token is checked against (signature, iss, aud, nonce, exp: all by the library). Facebook is plain
+// OAuth 2: an Issuer with explicit endpoints under OAUTH_FACEBOOK_BASE_URL and the Graph API /me as userinfo.
 // Apple's client secret is the ES256 JWT Apple requires, signed with the configured key.
 import { importPKCS8, SignJWT } from 'jose';
 import { Issuer, type BaseClient, type Client } from 'openid-client';

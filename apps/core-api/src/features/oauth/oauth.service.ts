@@ -1,4 +1,4 @@
-// Social sign-in (issue 18 point 2, CONTRACTS §10). start: a fresh state, PKCE verifier (S256) and, for
+// Social sign-in (CONTRACTS §10). start: a fresh state, PKCE verifier (S256) and, for
 // OpenID Connect, a nonce, kept server-side in oauth_states (hash of the state, 10 minutes), bound to the
 // browser by the hash of a cookie the routes set. Server-side rather than in a signed cookie: a row can be
 // deleted, so a state works once (a cookie cannot be revoked), and the verifier never leaves the server. callback: the

@@ -1,9 +1,9 @@
-// Issue 18 points 2 and 4: social sign-in with Google, Facebook and Apple, each provider's real protocol
+// CONTRACTS §10: social sign-in with Google, Facebook and Apple, each provider's real protocol
 // (openid-client against a local fake authorization server): start, callback, one-time code exchange,
 // and the account rules (same identity, same account; an unverified email never takes over an account).
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { signUp, uniqueEmail } from '../../test/helper';
-import { APP_URL, APPLE, buildOAuthHarness, PUBLIC_API_URL, sha256, type Harness } from './oauth.harness';
+import { APP_URL, APPLE, buildOAuthHarness, PUBLIC_API_URL, sha256, type Harness } from './test/oauth.harness';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,10 +1,11 @@
-// Account erasure (spec 000 User/privacy; issue 13 point 2): POST /api/privacy/erase and DELETE /api/user/account.
-// One transaction removes or anonymises every row (account-erasure.repository.ts says table by table),
-// anonymises the queued emails (libs/email eraseUserEmailData, spec 001 Limits), and enqueues the storage
-// sweep: `account.purge_storage` jobs whose payloads are the object keys collected inside that same
-// transaction, and one `account.purge_prefixes` job that lists and empties the account's storage prefixes
-// (owned-files.ts accountStoragePrefixes), so objects no row points to go too. Rows and sweep commit together or not at all; the sweep is retried by the job runner until
-// every object is gone (deleting a missing key is not an error, so a rerun is harmless).
+// Account erasure (spec 000 User, privacy, consent; CONTRACTS §9): POST /api/privacy/erase and DELETE
+// /api/user/account. One transaction removes or anonymises every row (account-erasure.repository.ts says
+// table by table), anonymises the queued emails (libs/email eraseUserEmailData, spec 001 Limits), and
+// enqueues the storage sweep: `account.purge_storage` jobs whose payloads are the object keys collected
+// inside that same transaction, and one `account.purge_prefixes` job that lists and empties the account's
+// storage prefixes (owned-files.ts accountStoragePrefixes), so objects no row points to go too. Rows and
+// sweep commit together or not at all; the sweep is retried by the job runner until every object is gone
+// (deleting a missing key is not an error, so a rerun is harmless).
 import type { TransactionSql } from 'postgres';
 import { z } from 'zod';
 import type { Database, Transaction } from '@story/db';

@@ -1,5 +1,5 @@
-// Erasure (issue 13 point 2): two accounts with data everywhere, one erased; afterwards nothing in any
-// table or in storage names it, and the other's data is as it was.
+// Erasure (spec 000 User, privacy, consent; CONTRACTS §9): two accounts with data everywhere, one erased;
+// afterwards nothing in any table or in storage names it, and the other's data is as it was.
 import type { ObjectStorage } from '@story/providers';
 import { linkAccounts, seedAccount, type Seeded } from '../../test/account-factories';
 import { buildTestApp, PASSWORD, signUp, type SignedUp, type TestContext } from '../../test/helper';

@@ -303,7 +303,8 @@ describe('recordings: storage failures', () => {
   });
 });
 
-// Spec 000 Limits (voice at most 30 minutes) and issue 11 point 10 (transcription streams, per-provider caps).
+// Spec 000 Limits (voice at most 30 minutes) and Recording to story 5 (transcription streams the stored
+// media; per-provider caps).
 describe('recordings: limits and streaming transcription', () => {
   const VOICE_LIMIT = 'A recording may be at most 30 minutes long (spec 000 Limits: voice at most 30 minutes)';
 

@@ -75,7 +75,8 @@ export function createTimelineService({ db, access }: { db: Database; access: Pi
       const event = await events.findEvent(eventId);
       if (!event) throw notFound('Timeline event');
       // Someone outside the event's group gets the answer of an event that does not exist, not "Family
-      // group not found", which would tell them the event id is real (issue 17 access matrix).
+      // group not found", which would tell them the event id is real (a refusal never tells an existing id
+      // from a missing one).
       if (event.family_group_id) {
         await access.requireGroup(callerId, event.family_group_id, 'comment_on_stories').catch((err: unknown) => {
           throw err instanceof AppError && err.kind === 'not_found' ? notFound('Timeline event') : err;

@@ -1,7 +1,8 @@
-// Issue 15 point 1: every admin route needs admin or support; support reads, only admin changes; an
-// impersonation token is refused everywhere in the admin API (403 INSUFFICIENT_PERMISSIONS).
+// Spec 001 Authentication 2 and 5, CONTRACTS §7: every admin route needs admin or support; support reads,
+// only admin changes; an impersonation token is refused everywhere in the admin API (403
+// INSUFFICIENT_PERMISSIONS).
 import { buildTestApp, type TestContext } from '../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from './admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from './test/admin.test-helper';
 
 let t: TestContext;
 let admin: TestAccount;

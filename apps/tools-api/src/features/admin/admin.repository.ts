@@ -4,10 +4,21 @@
 import type postgres from 'postgres';
 import { TOOL_ROUTES, type ToolRoute } from '@story/db';
 import { toolTableName } from '../../shared/tool-param';
-import type { ContentRow } from '../browse/browse.service';
-import type { AdminBrowseQuery } from './admin.service';
+import type { ContentRow } from '../browse/browse.types';
 
 type Sql = postgres.Sql | postgres.TransactionSql;
+
+/** GET /api/admin/{tool}/browse: every row of a tool, filtered by the review and feature flags. */
+export interface AdminBrowseQuery {
+  page: number;
+  limit: number;
+  sort: 'newest' | 'popular' | 'featured' | 'rating';
+  search?: string;
+  reviewed?: boolean;
+  featured?: boolean;
+  isPublic?: boolean;
+  includeExpired?: boolean;
+}
 
 export interface BulkRow {
   id: string;

@@ -7,21 +7,11 @@ import { AppError } from '@story/http';
 import { toIso } from '../../shared/dates';
 import { toolsError } from '../../shared/errors';
 import { toolDefinition } from '../../tools';
-import { toBrowseItem, type ContentRow } from '../browse/browse.service';
+import { toBrowseItem } from '../browse/browse.service';
+import type { ContentRow } from '../browse/browse.types';
 import type { GenerateService } from '../generate/generate.service';
 import { parseOptions } from '../generate/generate.service';
-import { createAdminRepository, type AdminChange, type BulkRow } from './admin.repository';
-
-export interface AdminBrowseQuery {
-  page: number;
-  limit: number;
-  sort: 'newest' | 'popular' | 'featured' | 'rating';
-  search?: string;
-  reviewed?: boolean;
-  featured?: boolean;
-  isPublic?: boolean;
-  includeExpired?: boolean;
-}
+import { createAdminRepository, type AdminBrowseQuery, type AdminChange, type BulkRow } from './admin.repository';
 
 export interface BulkJobView {
   id: string;

@@ -5,7 +5,7 @@ import type { ToolRoute } from '@story/db';
 import { isUuid } from '@story/http';
 import { toolTableName } from '../../shared/tool-param';
 import { liveContentSql, visibleContentSql } from '../../shared/visibility';
-import type { BrowseQuery, ContentRow } from './browse.service';
+import type { BrowseQuery, ContentRow } from './browse.types';
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 

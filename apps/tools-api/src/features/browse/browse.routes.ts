@@ -7,7 +7,8 @@ import { optionalToolsSession, toolsCallerOf, type ToolsSessionDeps } from '../.
 import { envelopeSchema, okEnvelope, paginationMeta, toolsErrors } from '../../shared/envelope';
 import { toolsError } from '../../shared/errors';
 import { parseTool, toolPathParam } from '../../shared/tool-param';
-import { BROWSE_SORTS, type BrowseQuery, type BrowseService } from './browse.service';
+import type { BrowseService } from './browse.service';
+import { BROWSE_SORTS, type BrowseQuery } from './browse.types';
 
 export const browseItemSchema = z.object({
   id: z.uuid(),

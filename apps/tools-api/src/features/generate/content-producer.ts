@@ -2,9 +2,9 @@
 // schema) or, with the offline `local` provider or when the provider fails, through the tool's curated
 // offline generator, labelled `local-<tool>` so nobody mistakes it for a model's output.
 //
-// Labels say only what is true (issue 11): `aiGenerated` only when a model wrote the content; token counts
-// only as the model reported them (null when no model ran: a word count is not a token count); confidence
-// null because nothing measures it (a constant would pretend to).
+// Labels say only what is true (spec 002 Content record, its ai_* fields): `aiGenerated` only when a model
+// wrote the content; token counts only as the model reported them (null when no model ran: a word count is
+// not a token count); confidence null because nothing measures it (a constant would pretend to).
 import type { ToolRoute } from '@story/db';
 import { providerForFeature, type LanguageModel } from '@story/providers';
 import { createRng, type Rng, type ToolContent, type ToolDefinition } from '../../tools';

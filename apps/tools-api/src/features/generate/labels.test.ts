@@ -1,5 +1,6 @@
-// Honest labels (issue 11) with a real model adapter: the openai adapter talks to a local OpenAI-compatible
-// server, so what is stored and exported comes from the model's own answer (model name, token usage).
+// Honest labels (spec 002 Content record, its ai_* fields) with a real model adapter: the openai adapter
+// talks to a local OpenAI-compatible server, so what is stored and exported comes from the model's own answer
+// (model name, token usage).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildTestApp, generate, type TestContext } from '../../test/helper';

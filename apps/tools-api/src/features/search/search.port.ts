@@ -1,6 +1,7 @@
-// The search port (issue 16 point 3): what GET /api/search needs from an engine. PostgreSQL full-text
-// over tools_search (search.repository.ts) is the embedded default; Meilisearch (search.meilisearch.ts)
-// is chosen by SEARCH_PROVIDER. Both apply shared/visibility.ts's rules inside the engine's filter.
+// The search port (spec 002 Endpoints, GET /api/search): what GET /api/search needs from an engine.
+// PostgreSQL full-text over tools_search (search.repository.ts) is the embedded default; Meilisearch
+// (search.meilisearch.ts) is chosen by SEARCH_PROVIDER. Both apply shared/visibility.ts's rules inside the
+// engine's filter.
 import type { ToolRoute } from '@story/db';
 import type { ToolsCaller } from '../../shared/caller';
 

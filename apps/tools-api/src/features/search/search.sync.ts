@@ -1,8 +1,8 @@
-// Keeping an external search engine in step (issue 16 point 3). The triggers of tools_search note every
-// changed id in tools_search_changes while tools_search_state.external is on; the recurring job below
-// (tools queue, libs/jobs) pushes those documents to Meilisearch and deletes the ones that are gone.
-// A failed push leaves the ids in the outbox and the runner retries; an id changed again during a push
-// keeps its newer entry (removed only when changed_at still matches).
+// Keeping an external search engine in step (spec 002 Endpoints, GET /api/search). The triggers of
+// tools_search note every changed id in tools_search_changes while tools_search_state.external is on; the
+// recurring job below (tools queue, libs/jobs) pushes those documents to Meilisearch and deletes the ones
+// that are gone. A failed push leaves the ids in the outbox and the runner retries; an id changed again
+// during a push keeps its newer entry (removed only when changed_at still matches).
 import type postgres from 'postgres';
 import type { ToolRoute } from '@story/db';
 import { defineJob } from '@story/jobs';

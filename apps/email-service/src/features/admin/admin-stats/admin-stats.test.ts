@@ -1,7 +1,7 @@
-// Issue 15 point 2: every dashboard metric (CONTRACTS §7 names) computed from real rows, the
-// recent-activity feed, and the four routes agreeing with each other.
+// Spec 001 Admin application reference: every dashboard metric (CONTRACTS §7 names) computed from real rows,
+// the recent-activity feed, and the four routes agreeing with each other.
 import { buildTestApp, type TestContext } from '../../../test/helper';
-import { accountWithSession, type TestAccount } from '../admin-test-helpers';
+import { accountWithSession, type TestAccount } from '../test/admin.test-helper';
 
 let t: TestContext;
 let support: TestAccount;

@@ -1,7 +1,8 @@
-// Issue 15 point 3: list and search (paged), detail, tier and role changes with their audit rows; an
-// unverified account cannot hold admin or support (CONTRACTS §7); bad input changes nothing.
+// Admin users (spec 001 Admin application reference): list and search (paged), detail, tier and role changes
+// with their audit rows; an unverified account cannot hold admin or support (CONTRACTS §7); bad input changes
+// nothing.
 import { buildTestApp, type TestContext } from '../../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from '../admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from '../test/admin.test-helper';
 
 let t: TestContext;
 let admin: TestAccount;

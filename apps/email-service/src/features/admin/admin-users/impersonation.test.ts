@@ -1,5 +1,5 @@
-// Issue 15 point 3, impersonation (CONTRACTS §7): act claim, at most 15 minutes, no refresh token, refused
-// on admin routes, admins and support never impersonated, start and end in admin_audit_log, and the
+// Impersonation (spec 001 Authentication 5, CONTRACTS §7): act claim, at most 15 minutes, no refresh token,
+// refused on admin routes, admins and support never impersonated, start and end in admin_audit_log, and the
 // acting admin in the request log.
 import { decodeJwt } from 'jose';
 import { logCapture, createTestDatabase, testEnv } from '@story/testing';
@@ -7,7 +7,7 @@ import type { App } from '@story/http';
 import { buildApp } from '../../../app';
 import { loadConfig } from '../../../config';
 import type { TestContext } from '../../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from '../admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from '../test/admin.test-helper';
 
 let t: TestContext;
 let app: App;

@@ -1,11 +1,11 @@
-// Issue 15 point 4 on email-service: GET/POST /api/feature-flags in the shapes of CONTRACTS §7, the audit
-// row of each change, bad input refused with nothing written, and a change (or POST /api/clear-cache)
-// seen within a second by another replica that holds its own postgres.js client and cache.
+// Feature flags on email-service (spec 001 Admin resources): GET/POST /api/feature-flags in the shapes of
+// CONTRACTS §7, the audit row of each change, bad input refused with nothing written, and a change (or POST
+// /api/clear-cache) seen within a second by another replica that holds its own postgres.js client and cache.
 import { createDbClient, type DbClient } from '@story/db';
 import type { App } from '@story/http';
 import { buildApp } from '../../../app';
 import { buildTestApp, type TestContext } from '../../../test/helper';
-import { accountWithSession, auditRows, type TestAccount } from '../admin-test-helpers';
+import { accountWithSession, auditRows, type TestAccount } from '../test/admin.test-helper';
 
 let t: TestContext;
 let replica: App;

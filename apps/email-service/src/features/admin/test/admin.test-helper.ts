@@ -1,7 +1,7 @@
 // Test helpers of the admin API: accounts of any role (verified or not) with a live session and token.
 import { createTokenSigner } from '@story/auth';
 import { one } from '@story/db';
-import type { TestContext } from '../../test/helper';
+import type { TestContext } from '../../../test/helper';
 
 export interface TestAccount {
   userId: string;

@@ -1,4 +1,4 @@
-// Test helper: a local fake authorization server per provider on an ephemeral port (issue 18 point 4).
+// Test helper: a local fake authorization server per provider on an ephemeral port (CONTRACTS §10).
 // OpenID Connect (Google, Apple): discovery document, JWKS with a key generated here, authorization
 // endpoint (the test plays the person consenting with `consent`), token endpoint checking the client,
 // the redirect URI and PKCE, and issuing an ID token. Facebook: token endpoint and the Graph API /me.

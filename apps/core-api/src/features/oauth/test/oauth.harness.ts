@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
-import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
+import { buildApp } from '../../../app';
+import { loadConfig } from '../../../config';
 import { appleSigningKey, startFakeProvider, type Consent, type FakeProvider, type IdTokenOverrides } from './oauth.fake-provider';
 
 export const APP_URL = 'https://app.example.test';

@@ -6,9 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { createTestDatabase, testEnv, type TestDatabase } from '@story/testing';
 import type { App } from '@story/http';
 import { createProviders, type ObjectStorage } from '@story/providers';
-import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
-import type { UrlFetchOptions } from './imports.service';
+import { buildApp } from '../../../app';
+import { loadConfig } from '../../../config';
+import type { UrlFetchOptions } from '../imports.service';
 
 /** PDF.js starts its fake worker with import(), which Jest's CommonJS sandbox refuses: preload it (plain Node never needs this). */
 export function installPdfWorker(): void {

@@ -2,8 +2,8 @@
 // CREATE DATABASE ... TEMPLATE copies files, no migration replay).
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { createDbClient, type DbClient } from './client';
-import { databaseUrl } from './database-url';
+import { createDbClient, type DbClient } from '../client';
+import { databaseUrl } from '../database-url';
 
 export interface TestDatabase extends DbClient {
   url: string;
