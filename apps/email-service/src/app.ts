@@ -29,6 +29,7 @@ import { createUserEmailsService } from './features/user-emails/user-emails.serv
 import { userEmailsRoutes } from './features/user-emails/user-emails.routes';
 import { registerAdminContent, registerAdminContentPublic } from './features/admin-content.register';
 import { createAdminApi } from './features/admin/admin.register';
+import { createAuditLog } from './features/admin/audit-log.repository';
 import { registerDashboard } from './features/dashboard/dashboard.register';
 
 export interface EmailServiceDeps {
@@ -101,9 +102,10 @@ export async function buildApp({ config, deps }: { config: EmailServiceConfig; d
       async (admin) => {
         admin.addHook('onRequest', requireRole(['admin'], 'Admin access required', 'INSUFFICIENT_PERMISSIONS'));
         const adminLimit = { rateLimit, limit: 'email.admin' as const };
-        await admin.register(templatesRoutes({ templates: createTemplatesService({ templates }), ...adminLimit }));
+        const audit = createAuditLog(db);
+        await admin.register(templatesRoutes({ templates: createTemplatesService({ templates, audit }), ...adminLimit }));
         await admin.register(analyticsRoutes({ analytics: createAnalyticsService({ analytics }), ...adminLimit }));
-        await admin.register(abTestsRoutes({ abTests: createAbTestsService({ abTests: createAbTestsRepository(db), templates }), ...adminLimit }));
+        await admin.register(abTestsRoutes({ abTests: createAbTestsService({ abTests: createAbTestsRepository(db), templates, audit }), ...adminLimit }));
       },
       { prefix: '/api/admin/email' },
     );

@@ -45,12 +45,21 @@ it('creates the variant template and the running test (201), then refuses a seco
   // Spec 001: named from the base template's display name and the variant *name*.
   expect(row).toEqual({ name: 'Weekly digest vs ab_base_v2', status: 'running', test_duration_days: 7, created_by: admin.userId });
   expect(await t.database.sql`select version from email_template_versions where template_id = ${out.variant_template.id}`).toEqual([{ version: 1 }]);
+  // The variant and the test are audit-logged with the admin, in the creation's transaction.
+  const audit = await t.database.sql`select action, actor_id, target_id from admin_audit_log where target_id in (${out.ab_test.id}, ${out.variant_template.id}) order by action`;
+  expect(audit).toEqual([
+    { action: 'email_ab_test.create', actor_id: admin.userId, target_id: out.ab_test.id },
+    { action: 'email_template.create', actor_id: admin.userId, target_id: out.variant_template.id },
+  ]);
+  const auditRows = async () => Number((await t.database.sql`select count(*)::int as n from admin_audit_log`)[0]!['n']);
+  const before = await auditRows();
 
   const again = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: body({ variant_name: 'ab_base_v3' }) });
   expect(again.statusCode).toBe(409);
   expect(again.json().code).toBe('AB_TEST_RUNNING');
   // The failed attempt left no variant template behind.
   expect(await t.database.sql`select id from email_templates where name = 'ab_base_v3'`).toHaveLength(0);
+  expect(await auditRows()).toBe(before);
 });
 
 it('validates the body: test_percentage range, missing fields, unknown base (404)', async () => {

@@ -1,10 +1,9 @@
 // Admin: POST/GET /api/admin/email/ab-test (authenticated scope + admin role, spec 001).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { callerOf } from '@story/auth';
 import { AB_SUCCESS_METRICS, AB_TEST_STATUSES } from '@story/db';
 import { emailErrorSchema, errorResponses, type RateLimitHandle, type WindowLimitName } from '@story/http';
-import { templateName, templateView } from '../templates/templates.routes';
+import { templateActorOf, templateName, templateView } from '../templates/templates.routes';
 import type { AbTestsService } from './ab-tests.service';
 
 /** The body of POST /ab-test; the admin application checks its form with it too. */
@@ -75,7 +74,7 @@ export const abTestsRoutes =
         },
       },
       async (req, reply) => {
-        const created = await abTests.create(req.body, callerOf(req).userId);
+        const created = await abTests.create(req.body, templateActorOf(req));
         return reply.status(201).send({ success: true, ...created, message: `A/B test "${created.ab_test.name}" started` });
       },
     );

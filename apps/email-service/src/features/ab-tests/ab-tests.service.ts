@@ -1,9 +1,11 @@
 // A/B tests (spec 001 "A/B test"): creating one copies the base template into a variant and starts the
-// test in one transaction; listing closes tests past their end date and computes results from the queue.
+// test in one transaction, with admin_audit_log rows for both; listing closes tests past their end date and computes
+// results from the queue.
 import { AppError } from '@story/http';
 import { isUniqueViolation, type AbSuccessMetric, type AbTestStatus } from '@story/db';
+import type { AuditLog } from '../admin/audit-log.repository';
 import type { TemplatesRepository } from '../templates/templates.repository';
-import { templateNotFound, toTemplateView, type TemplateView } from '../templates/templates.service';
+import { templateAuditShape, templateNotFound, toTemplateView, type TemplateActor, type TemplateView } from '../templates/templates.service';
 import type { AbTestRow, AbTestsRepository } from './ab-tests.repository';
 import { abTestResults, type ArmCounts } from './ab-tests.stats';
 
@@ -39,9 +41,9 @@ const summary = (row: AbTestRow) => ({
 
 const DAY_MS = 86_400_000;
 
-export function createAbTestsService({ abTests, templates }: { abTests: AbTestsRepository; templates: TemplatesRepository }) {
+export function createAbTestsService({ abTests, templates, audit }: { abTests: AbTestsRepository; templates: TemplatesRepository; audit: AuditLog }) {
   return {
-    async create(input: CreateAbTestInput, actorId: string | null): Promise<{ ab_test: ReturnType<typeof summary>; base_template: TemplateView; variant_template: TemplateView }> {
+    async create(input: CreateAbTestInput, actor: TemplateActor): Promise<{ ab_test: ReturnType<typeof summary>; base_template: TemplateView; variant_template: TemplateView }> {
       try {
         return await abTests.transaction(async (tx) => {
           // The row lock serialises concurrent creations on one base, so the running-test check holds.
@@ -71,10 +73,10 @@ export function createAbTestsService({ abTests, templates }: { abTests: AbTestsR
               isActive: true,
               isSystem: false,
             },
-            actorId,
+            actor.actorId,
             tx,
           );
-          await templates.insertVersion(variant, actorId, `A/B variant of ${base.name}`, tx);
+          await templates.insertVersion(variant, actor.actorId, `A/B variant of ${base.name}`, tx);
           const start = new Date();
           const test = await abTests.insert(
             {
@@ -88,10 +90,13 @@ export function createAbTestsService({ abTests, templates }: { abTests: AbTestsR
               status: 'running',
               startDate: start,
               endDate: new Date(start.getTime() + input.test_duration_days * DAY_MS),
-              createdBy: actorId,
+              createdBy: actor.actorId,
             },
             tx,
           );
+          const meta = { actorId: actor.actorId, requestId: actor.requestId, ipPrefix: actor.ipPrefix };
+          await audit.record({ ...meta, action: 'email_template.create', targetType: 'email_template', targetId: variant.id, after: templateAuditShape(variant) }, tx);
+          await audit.record({ ...meta, action: 'email_ab_test.create', targetType: 'email_ab_test', targetId: test.id, after: summary(test) }, tx);
           return { ab_test: summary(test), base_template: toTemplateView(base), variant_template: toTemplateView(variant) };
         });
       } catch (err) {

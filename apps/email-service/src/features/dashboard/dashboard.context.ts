@@ -23,6 +23,7 @@ import type { SupportService } from '../admin-support/support.service';
 import type { BillingService } from '../admin-billing/billing.service';
 import type { WaitlistService } from '../waitlist/waitlist.service';
 import type { AuditLog } from '../admin/audit-log.repository';
+import { ipPrefix } from '../admin/request-meta';
 import type { CacheBus, FlagStore } from '@story/flags';
 import type { Csrf } from './csrf';
 import type { DashboardRepository } from './dashboard.repository';
@@ -123,9 +124,9 @@ export function requireAdmin(request: FastifyRequest): DashboardUser {
 /** The CSRF token of the request's session, for its forms. */
 export const csrfTokenOf = (ctx: DashboardContext, request: FastifyRequest): string => ctx.csrf.tokenFor(`session:${userOf(request).sessionId}`);
 
-/** Who made a change, for the audit rows the services write. */
+/** Who made a change, for the audit rows the services write (client address without its last octet). */
 export function actorOf(request: FastifyRequest) {
-  return { actorId: userOf(request).userId, requestId: request.id };
+  return { actorId: userOf(request).userId, requestId: request.id, ipPrefix: ipPrefix(request.ip) };
 }
 
 export interface SendPageInput {

@@ -242,6 +242,12 @@ describe('email templates', () => {
     const versions = await t.database.sql`select version, change_note, changed_by from email_template_versions where template_id = ${id} order by version`;
     expect(versions.map((v) => [v['version'], v['change_note']])).toEqual([[1, 'created'], [2, 'updated'], [3, 'rollback to v1']]);
     expect(versions.every((v) => v['changed_by'] === admin.userId)).toBe(true);
+    // Each change is in the audit log, with the operator, and the support page lists it.
+    const audit = await t.database.sql`select action, actor_id from admin_audit_log where target_id = ${id} order by created_at`;
+    expect(audit).toEqual(['create', 'update', 'rollback'].map((x) => ({ action: `email_template.${x}`, actor_id: admin.userId })));
+    const log = await a.get('/dashboard/support?action=email_template');
+    expect(log.statusCode).toBe(200);
+    expect(log.body).toContain('email_template.rollback');
   });
 
   it('renders a draft with sample values in a sandboxed document: variables escaped, inline style allowed there only', async () => {

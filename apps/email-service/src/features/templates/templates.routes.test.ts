@@ -126,6 +126,30 @@ it('deletes an ordinary template but refuses a system template', async () => {
   expect(await t.database.sql`select id from email_templates where id = ${sys!['id']}`).toHaveLength(1);
 });
 
+it('audit-logs every change in its own transaction: create, update, delete, with the admin, before and after', async () => {
+  const auditOf = (id: string) =>
+    t.database.sql`select action, actor_id, target_type, ip_prefix, data from admin_audit_log where target_id = ${id} order by created_at, action`;
+  const created = (await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: body({ name: 'audited_one' }) })).json().template;
+  const edited = body({ name: 'audited_one', html_template: '<p>Bye {{user_name}} {{onboarding_url}}</p>' });
+  expect((await t.app.inject({ method: 'PUT', url: `${base}/${created.id}`, headers: admin.headers, payload: edited })).statusCode).toBe(200);
+  // A refused change writes no audit row either.
+  expect((await t.app.inject({ method: 'PUT', url: `${base}/${created.id}`, headers: admin.headers, payload: body({ name: 'audited_one', required_variables: ['nowhere'] }) })).statusCode).toBe(400);
+  expect((await t.app.inject({ method: 'DELETE', url: `${base}/${created.id}`, headers: admin.headers })).statusCode).toBe(200);
+
+  const rows = await auditOf(created.id);
+  expect(rows.map((r) => r['action'])).toEqual(['email_template.create', 'email_template.update', 'email_template.delete']);
+  for (const r of rows) expect(r).toMatchObject({ actor_id: admin.userId, target_type: 'email_template', ip_prefix: expect.any(String) });
+  const [create, update, remove] = rows.map((r) => r['data'] as { before: Record<string, unknown> | null; after: Record<string, unknown> | null });
+  expect(create!.before).toBeNull();
+  expect(create!.after).toMatchObject({ name: 'audited_one', version: 1, subject_template: 'Welcome {{user_name}}', html_template_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  // The bodies are kept as digests: a change shows, the 500 kB a body may hold does not.
+  expect(update!.before).toEqual(create!.after);
+  expect(update!.after).toMatchObject({ version: 2 });
+  expect(update!.after!['html_template_sha256']).not.toBe(update!.before!['html_template_sha256']);
+  expect(JSON.stringify(update)).not.toContain('Bye');
+  expect(remove).toEqual({ before: update!.after, after: null, requestId: expect.any(String) });
+});
+
 it('refuses role user with 403 INSUFFICIENT_PERMISSIONS and no token with 401', async () => {
   const user = await sessionFor(t, 'user');
   for (const [method, url] of [['GET', base], ['POST', base], ['GET', `${base}/x`], ['PUT', `${base}/x`], ['DELETE', `${base}/x`]] as const) {

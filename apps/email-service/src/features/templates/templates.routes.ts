@@ -1,10 +1,12 @@
 // Admin: email templates under /api/admin/email/templates (authenticated scope + admin role, spec 001).
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '@story/auth';
 import { EMAIL_CATEGORIES } from '@story/db';
 import { emailErrorSchema, errorResponses, type RateLimitHandle, type WindowLimitName } from '@story/http';
-import type { TemplatesService } from './templates.service';
+import { auditMeta } from '../admin/request-meta';
+import type { TemplateActor, TemplatesService } from './templates.service';
 
 export const templateView = z.object({
   id: z.string(),
@@ -68,6 +70,12 @@ const idParams = z.object({ id: z.string().max(100) });
 const security = [{ bearerAuth: [] }];
 const tags = ['email-templates'];
 
+/** The caller as the audit log keeps it (its id, request id and client address without the last octet). */
+export function templateActorOf(req: FastifyRequest): TemplateActor {
+  const { ipPrefix, requestId } = auditMeta(req);
+  return { actorId: callerOf(req).userId, requestId, ipPrefix };
+}
+
 export const templatesRoutes =
   ({ templates, rateLimit, limit }: { templates: TemplatesService; rateLimit: RateLimitHandle; limit: WindowLimitName }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -102,7 +110,7 @@ export const templatesRoutes =
         config,
         schema: {
           operationId: 'createEmailTemplate',
-          summary: 'Create an email template (version 1)',
+          summary: 'Create an email template (version 1; audit-logged)',
           tags,
           security,
           body: templateBody,
@@ -113,7 +121,7 @@ export const templatesRoutes =
         },
       },
       async (req, reply) => {
-        const template = await templates.create(req.body, callerOf(req).userId);
+        const template = await templates.create(req.body, templateActorOf(req));
         return reply.status(201).send({ success: true, template, message: `Template ${template.name} created` });
       },
     );
@@ -140,7 +148,7 @@ export const templatesRoutes =
         config,
         schema: {
           operationId: 'updateEmailTemplate',
-          summary: 'Replace an email template; writes the next version',
+          summary: 'Replace an email template; writes the next version (audit-logged)',
           tags,
           security,
           params: idParams,
@@ -152,7 +160,7 @@ export const templatesRoutes =
         },
       },
       async (req) => {
-        const template = await templates.update(req.params.id, req.body, callerOf(req).userId);
+        const template = await templates.update(req.params.id, req.body, templateActorOf(req));
         return { success: true, template, message: `Template ${template.name} updated to version ${template.current_version}` };
       },
     );
@@ -163,7 +171,7 @@ export const templatesRoutes =
         config,
         schema: {
           operationId: 'deleteEmailTemplate',
-          summary: 'Delete a non-system email template',
+          summary: 'Delete a non-system email template (audit-logged)',
           tags,
           security,
           params: idParams,
@@ -171,7 +179,7 @@ export const templatesRoutes =
         },
       },
       async (req) => {
-        const { name } = await templates.remove(req.params.id);
+        const { name } = await templates.remove(req.params.id, templateActorOf(req));
         return { success: true, message: `Template ${name} deleted` };
       },
     );

@@ -1,8 +1,12 @@
 // Email templates (spec 001 "Email template"): list, read, create, update, delete. Every create and update
 // snapshots the new content into email_template_versions in the same transaction, so history never lags.
+// Every change is also one admin_audit_log row in that transaction, as every other admin change (flags,
+// content, users) is, so the admin application's audit log shows template work beside them.
+import { createHash } from 'node:crypto';
 import { AppError } from '@story/http';
-import { isUniqueViolation, type EmailCategory } from '@story/db';
+import { isUniqueViolation, type DbOrTx, type EmailCategory } from '@story/db';
 import { placeholdersIn } from '@story/email';
+import type { AuditLog } from '../admin/audit-log.repository';
 import type { TemplateContent, TemplateRow, TemplatesRepository, TemplateVersionRow } from './templates.repository';
 
 export interface TemplateView {
@@ -126,6 +130,34 @@ function checkRequiredVariables(input: TemplateInput): void {
   }
 }
 
+/** Who changes a template, as the audit log keeps it. */
+export interface TemplateActor {
+  actorId: string;
+  requestId?: string;
+  ipPrefix?: string | null;
+}
+
+const digest = (text: string | null) => (text === null ? null : createHash('sha256').update(text).digest('hex'));
+
+/**
+ * What an audit row keeps of a template: the fields a reader compares, with the bodies as SHA-256 digests (a
+ * body may be 500 kB; its full text at every version is in email_template_versions).
+ */
+export const templateAuditShape = (row: TemplateRow) => ({
+  name: row.name,
+  display_name: row.displayName,
+  category: row.category,
+  subject_template: row.subjectTemplate,
+  html_template_sha256: digest(row.htmlTemplate),
+  text_template_sha256: digest(row.textTemplate),
+  required_variables: row.requiredVariables,
+  trigger_events: row.triggerEvents,
+  send_delay_hours: row.sendDelayHours,
+  max_sends_per_user: row.maxSendsPerUser,
+  is_active: row.isActive,
+  version: row.currentVersion,
+});
+
 const duplicateName = (name: string) => new AppError('conflict', `A template named ${name} already exists`, { code: 'CONFLICT', details: { field: 'name', name } });
 
 /** The columns an API body sets; absent optional fields fall back to the column defaults. */
@@ -148,7 +180,22 @@ function contentOf(input: TemplateInput): TemplateContent {
   };
 }
 
-export function createTemplatesService({ templates }: { templates: TemplatesRepository }) {
+export function createTemplatesService({ templates, audit }: { templates: TemplatesRepository; audit: AuditLog }) {
+  const record = (actor: TemplateActor, action: string, id: string, before: TemplateRow | null, after: TemplateRow | null, tx: DbOrTx) =>
+    audit.record(
+      {
+        actorId: actor.actorId,
+        requestId: actor.requestId,
+        ipPrefix: actor.ipPrefix,
+        action: `email_template.${action}`,
+        targetType: 'email_template',
+        targetId: id,
+        before: before && templateAuditShape(before),
+        after: after && templateAuditShape(after),
+      },
+      tx,
+    );
+
   async function find(id: string): Promise<TemplateRow> {
     if (!UUID_RE.test(id)) throw templateNotFound(id);
     const row = await templates.findById(id);
@@ -176,12 +223,13 @@ export function createTemplatesService({ templates }: { templates: TemplatesRepo
       return toTemplateView(await find(id));
     },
 
-    async create(input: TemplateInput, actorId: string | null): Promise<TemplateView> {
+    async create(input: TemplateInput, actor: TemplateActor): Promise<TemplateView> {
       checkRequiredVariables(input);
       try {
         return await templates.transaction(async (tx) => {
-          const row = await templates.insert(contentOf(input), actorId, tx);
-          await templates.insertVersion(row, actorId, 'created', tx);
+          const row = await templates.insert(contentOf(input), actor.actorId, tx);
+          await templates.insertVersion(row, actor.actorId, 'created', tx);
+          await record(actor, 'create', row.id, null, row, tx);
           return toTemplateView(row);
         });
       } catch (err) {
@@ -190,14 +238,17 @@ export function createTemplatesService({ templates }: { templates: TemplatesRepo
       }
     },
 
-    async update(id: string, input: TemplateInput, actorId: string | null): Promise<TemplateView> {
+    async update(id: string, input: TemplateInput, actor: TemplateActor): Promise<TemplateView> {
       if (!UUID_RE.test(id)) throw templateNotFound(id);
       checkRequiredVariables(input);
       try {
         return await templates.transaction(async (tx) => {
-          const row = await templates.replace(id, contentOf(input), actorId, tx);
+          const before = await templates.lockById(id, tx);
+          if (!before) throw templateNotFound(id);
+          const row = await templates.replace(id, contentOf(input), actor.actorId, tx);
           if (!row) throw templateNotFound(id);
-          await templates.insertVersion(row, actorId, 'updated', tx);
+          await templates.insertVersion(row, actor.actorId, 'updated', tx);
+          await record(actor, 'update', id, before, row, tx);
           return toTemplateView(row);
         });
       } catch (err) {
@@ -217,7 +268,7 @@ export function createTemplatesService({ templates }: { templates: TemplatesRepo
      * never rewritten), noted "rollback to vN", in one transaction with the row locked. The name stays the
      * current one, so automation that sends by name keeps working.
      */
-    async rollback(id: string, version: number, actorId: string | null): Promise<TemplateView> {
+    async rollback(id: string, version: number, actor: TemplateActor): Promise<TemplateView> {
       if (!UUID_RE.test(id)) throw templateNotFound(id);
       return templates.transaction(async (tx) => {
         const current = await templates.lockById(id, tx);
@@ -243,22 +294,28 @@ export function createTemplatesService({ templates }: { templates: TemplatesRepo
             maxSendsPerUser: old.maxSendsPerUser,
             isActive: old.isActive,
           },
-          actorId,
+          actor.actorId,
           tx,
         );
         if (!row) throw templateNotFound(id);
-        await templates.insertVersion(row, actorId, `rollback to v${version}`, tx);
+        await templates.insertVersion(row, actor.actorId, `rollback to v${version}`, tx);
+        await record(actor, 'rollback', id, current, row, tx);
         return toTemplateView(row);
       });
     },
 
-    async remove(id: string): Promise<{ name: string }> {
-      const row = await find(id);
-      if (row.isSystem) {
-        throw new AppError('forbidden', 'System templates cannot be deleted', { code: 'SYSTEM_TEMPLATE', details: { template_id: id } });
-      }
-      await templates.deleteUnlessSystem(id);
-      return { name: row.name };
+    async remove(id: string, actor: TemplateActor): Promise<{ name: string }> {
+      if (!UUID_RE.test(id)) throw templateNotFound(id);
+      return templates.transaction(async (tx) => {
+        const row = await templates.lockById(id, tx);
+        if (!row) throw templateNotFound(id);
+        if (row.isSystem) {
+          throw new AppError('forbidden', 'System templates cannot be deleted', { code: 'SYSTEM_TEMPLATE', details: { template_id: id } });
+        }
+        await templates.deleteUnlessSystem(id, tx);
+        await record(actor, 'delete', id, row, null, tx);
+        return { name: row.name };
+      });
     },
   };
 }

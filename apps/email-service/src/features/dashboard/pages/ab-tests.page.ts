@@ -101,7 +101,7 @@ ${select({ label: 'Success metric', name: 'success_metric', value: form.success_
     const { input, errors } = parse(form);
     if (!input) return sendPage(ctx, request, reply, { title: 'A/B tests', section: '/email/ab-test', status: 400, body: await render(request, form, { errors }) });
     try {
-      await abTests.create(input, actorOf(request).actorId);
+      await abTests.create(input, actorOf(request));
     } catch (err) {
       if (err instanceof AppError && err.status < 500) {
         const fieldName = (err.details as { field?: string } | undefined)?.field ?? (err.status === 404 || err.status === 409 ? 'base_template_id' : 'variant_name');

@@ -149,14 +149,14 @@ ${pagination(`${BASE}/email`, { search, category, status: status === 'all' ? und
   });
 
   app.post('/email/templates', pageRoute(ctx, 'dashboardCreateTemplate', 'Create an email template (admin)'), async (request, reply) => {
-    const actor = requireAdmin(request);
+    requireAdmin(request);
     const form = formOfBody(request.body);
     const { input, errors } = parseTemplateForm(form);
     const refuse = (errs: FieldErrors, message: string | undefined, status: number) =>
       sendPage(ctx, request, reply, { title: 'New email template', section: '/email', status, body: templateForm(request, ctx, form, { errors: errs, message }) });
     if (!input) return refuse(errors, undefined, 400);
     try {
-      const created = await templates.create(input, actor.userId);
+      const created = await templates.create(input, actorOf(request));
       return reply.redirect(`${T}/${created.id}${queryString({ saved: 'template' })}`, 303);
     } catch (err) {
       if (err instanceof AppError && err.status < 500) return refuse({ [(err.details as { field?: string } | undefined)?.field ?? err.field ?? 'name']: err.message }, `Nothing was saved: ${err.message}`, err.status);
@@ -189,7 +189,7 @@ ${previewFrame(`${T}/${t.id}/preview`)}</div>`;
   });
 
   app.post('/email/templates/:id', pageRoute(ctx, 'dashboardUpdateTemplate', 'Save an email template as a new version (admin)'), async (request, reply) => {
-    const actor = requireAdmin(request);
+    requireAdmin(request);
     const { id } = request.params as { id: string };
     const current = await templates.get(id);
     const form = formOfBody(request.body);
@@ -198,7 +198,7 @@ ${previewFrame(`${T}/${t.id}/preview`)}</div>`;
       sendPage(ctx, request, reply, { title: `Template ${current.name}`, section: '/email', status, body: templateForm(request, ctx, form, { id, errors: errs, message }) });
     if (!input) return refuse(errors, undefined, 400);
     try {
-      await templates.update(id, input, actor.userId);
+      await templates.update(id, input, actorOf(request));
     } catch (err) {
       if (err instanceof AppError && err.status < 500) return refuse({ [(err.details as { field?: string } | undefined)?.field ?? err.field ?? 'name']: err.message }, `Nothing was saved: ${err.message}`, err.status);
       throw err;
@@ -257,7 +257,7 @@ ${a && b ? html`<p>Changes from v${a.version} to v${b.version}:</p>${diffBlock('
     const { id } = request.params as { id: string };
     const version = Number(str(request.body, 'version'));
     if (!Number.isInteger(version) || version < 1) throw new AppError('validation', 'Choose a version to roll back to', { field: 'version' });
-    await templates.rollback(id, version, actorOf(request).actorId);
+    await templates.rollback(id, version, actorOf(request));
     return reply.redirect(`${T}/${id}${queryString({ saved: 'rollback' })}`, 303);
   });
 }
