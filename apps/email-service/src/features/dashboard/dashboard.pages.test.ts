@@ -386,6 +386,14 @@ describe('users and impersonation', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/user/emails/received', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/users', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(403);
 
+    // Reloading the page posts the form again: no second session, a page with the way to end the running one.
+    const again = await a.post(`/dashboard/users/${plainUser}/impersonate`, { reason: 'Checking a broken book for the user' });
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('already acting as this user');
+    expect(again.body).toContain(`action="/dashboard/impersonations/${imp!['id']}/end"`);
+    expect(again.body).not.toContain('id="imp-token"');
+    expect(await t.database.sql`select 1 from admin_impersonations`).toHaveLength(1);
+
     const audit = await a.get('/dashboard/support');
     expect(audit.body).toContain('Checking a broken book for the user');
     expect(audit.body).toContain('user.impersonate.start');
@@ -396,6 +404,13 @@ describe('users and impersonation', () => {
     expect(await t.database.sql`select 1 from admin_audit_log where action = 'user.impersonate.end'`).toHaveLength(1);
     // Ending it twice is refused with a clear page.
     expect((await a.post(`/dashboard/impersonations/${imp!['id']}/end`, {})).statusCode).toBe(409);
+    // Once ended, a new one can start.
+    const next = await a.post(`/dashboard/users/${plainUser}/impersonate`, { reason: 'A second look at the book' });
+    expect(next.statusCode).toBe(200);
+    expect(next.body).toContain('id="imp-token"');
+    const ended = await t.database.sql`select id from admin_impersonations where ended_at is null`;
+    expect(ended).toHaveLength(1);
+    expect((await a.post(`/dashboard/impersonations/${ended[0]!['id']}/end`, {})).statusCode).toBe(303);
   });
 
   it('refuses to impersonate an admin or support account, with a page saying so', async () => {

@@ -15,6 +15,16 @@ export function createImpersonationRepository(db: Database) {
       return one(await tx.insert(adminImpersonations).values(values).returning());
     },
 
+    /** An impersonation of this user by this admin that has neither ended nor expired, if there is one. */
+    async activeFor(adminId: string, userId: string, tx: DbOrTx = db): Promise<ImpersonationRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(adminImpersonations)
+        .where(and(eq(adminImpersonations.adminId, adminId), eq(adminImpersonations.userId, userId), isNull(adminImpersonations.endedAt), sql`${adminImpersonations.expiresAt} > now()`))
+        .limit(1);
+      return row;
+    },
+
     async findForUpdate(id: string, tx: DbOrTx = db): Promise<ImpersonationRow | undefined> {
       const [row] = await tx.select().from(adminImpersonations).where(eq(adminImpersonations.id, id)).for('update');
       return row;

@@ -50,13 +50,25 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function createImpersonationService({ users, impersonations, audit, tokens, ttlSeconds = IMPERSONATION_TTL_SECONDS }: ImpersonationDeps) {
   let sweepTimer: NodeJS.Timeout | undefined;
   return {
-    async start(adminId: string, userId: string, reason: string, meta: AuditMeta) {
+    /**
+     * Start one. With `oneAtATime` (the admin application's form, which a browser may post again on reload) an
+     * admin already acting as this user is refused with 409 IMPERSONATION_ACTIVE instead of getting a second
+     * session; the check runs with the account row locked, so two posts at once start one.
+     */
+    async start(adminId: string, userId: string, reason: string, meta: AuditMeta, options: { oneAtATime?: boolean } = {}) {
       if (!UUID.test(userId)) throw userNotFound(userId);
       return users.transaction(async (tx) => {
         const target = await users.find(userId, tx, true);
         if (!target) throw userNotFound(userId);
         if (target.role !== 'user') {
           throw new AppError('forbidden', 'Admin and support accounts cannot be impersonated', { code: 'INSUFFICIENT_PERMISSIONS', details: { user_id: userId, role: target.role } });
+        }
+        const open = options.oneAtATime ? await impersonations.activeFor(adminId, userId, tx) : undefined;
+        if (open) {
+          throw new AppError('conflict', 'You are already acting as this user; its token was shown once when it started. End that impersonation to start another', {
+            code: 'IMPERSONATION_ACTIVE',
+            details: { impersonation_id: open.id, expires_at: open.expiresAt.toISOString() },
+          });
         }
         // The session row and the token share one deadline, read from one clock.
         const startedAt = new Date();

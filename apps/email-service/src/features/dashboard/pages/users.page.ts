@@ -143,8 +143,19 @@ ${textarea({ label: 'Reason', name: 'reason', value: extra.reason, required: tru
     }
     let started;
     try {
-      started = await impersonation.start(actor.userId, id, reason, auditMeta(request));
+      started = await impersonation.start(actor.userId, id, reason, auditMeta(request), { oneAtATime: true });
     } catch (err) {
+      // A reload of the page that showed the token posts this form again: no second session, a way to end the first.
+      if (err instanceof AppError && err.code === 'IMPERSONATION_ACTIVE') {
+        const open = err.details as { impersonation_id: string; expires_at: string };
+        const body = html`<div class="card warn" role="alert">
+<p>${err.message}.</p>
+<p>It ends by itself at ${time(open.expires_at)}. <span class="countdown" data-countdown-until="${open.expires_at}" aria-live="polite"></span></p>
+<form method="post" action="${BASE}/impersonations/${open.impersonation_id}/end">${csrfField(csrfTokenOf(ctx, request))}<button type="submit" class="danger">End impersonation now</button></form>
+</div>
+<p><a href="${BASE}/users/${id}">Back to the user</a> · <a href="${BASE}/support">See it in the audit log</a></p>`;
+        return sendPage(ctx, request, reply, { title: 'Impersonation already running', section: '/users', status: 409, body });
+      }
       if (err instanceof AppError && (err.status === 403 || err.status === 409)) {
         return sendPage(ctx, request, reply, { ...(await detailPage(request, id, { message: `Not started: ${err.message}`, status: err.status, reason })), section: '/users' });
       }
