@@ -3,22 +3,11 @@ import { createLocalStorage } from './local.adapter';
 import { createS3Storage } from './s3.adapter';
 import { createUnconfiguredStorage } from './unconfigured.adapter';
 import type { ObjectStorage } from './storage.port';
+import type { PlatformConfig } from '@story/config';
 
-export type StorageConfig =
-  | {
-      driver: 's3';
-      bucket: string;
-      endpoint?: string;
-      /** S3_PUBLIC_ENDPOINT: the host presigned URLs name. */
-      publicEndpoint?: string;
-      region: string;
-      accessKeyId?: string;
-      secretAccessKey?: string;
-      forcePathStyle: boolean;
-      requestTimeoutMs?: number;
-    }
-  | { driver: 'local'; root: string }
-  | { driver: 'none' };
+/** The storage settings of the platform configuration (one definition, in libs/config), plus a request timeout. */
+type Configured = PlatformConfig['storage'];
+export type StorageConfig = Exclude<Configured, { driver: 's3' }> | (Extract<Configured, { driver: 's3' }> & { requestTimeoutMs?: number });
 
 /** Build the configured store; `publicBaseUrl` is core-api's public URL, where local direct uploads go. */
 export function createObjectStorage(config: StorageConfig, options: { publicBaseUrl: string }): ObjectStorage {
